@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host test (TAP version 13) of the knc pmu-events JSON.
+
+Runs every validation check of tools/knc/gen-events.py as a named TAP case,
+then checks the generator's outputs, that --check rejects a broken copy of
+the JSON, and that Documentation/knc-events.rst is current.
+"""
+
+import difflib
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.dont_write_bytecode = True   # keep __pycache__ out of tools/knc
+
+ROOT = Path(__file__).resolve().parents[2]
+GEN_PATH = ROOT / "tools" / "knc" / "gen-events.py"
+_spec = importlib.util.spec_from_file_location("gen_events", GEN_PATH)
+gen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen)
+
+catalog = gen.load_catalog(gen.DEFAULT_EVENTS_DIR)
+catalog_ok = not gen.validate(catalog)
+INVALID = ["the JSON has problems (see the failures above); not rendered"]
+
+SYSFS_LINE_RE = re.compile(r"[a-z][a-z0-9_-]*\tevent=0x[0-9a-f]{2},"
+                           r"umask=0x[0-9a-f]{2},period=[1-9][0-9]*\Z")
+
+
+def check_outputs():
+    """The table and the sysfs list agree with the JSON and are stable."""
+    if not catalog_ok:
+        return INVALID
+    problems = []
+    table = gen.render_table(catalog)
+    if table != gen.render_table(catalog):
+        problems.append("--table output is not deterministic")
+    table_lines = table.splitlines()
+    n_events = sum(line.startswith("KNC_EVENT(") for line in table_lines)
+    n_aliases = sum(line.startswith("KNC_ALIAS(") for line in table_lines)
+    if (n_events, n_aliases) != (len(catalog.table), len(catalog.aliases)):
+        problems.append(f"--table has {n_events} KNC_EVENT and {n_aliases} "
+                        f"KNC_ALIAS lines, expected {len(catalog.table)} and "
+                        f"{len(catalog.aliases)}")
+    if not table.startswith("/* SPDX-License-Identifier: GPL-2.0 */\n"):
+        problems.append("--table output lacks the SPDX line")
+    lines = gen.render_sysfs(catalog).splitlines()
+    if len(lines) != len(catalog.table) + len(catalog.aliases):
+        problems.append(f"--expect-sysfs prints {len(lines)} lines")
+    problems += [f"--expect-sysfs line {line!r} is malformed"
+                 for line in lines if not SYSFS_LINE_RE.match(line)]
+    names = [line.split("\t")[0] for line in lines]
+    if len(set(names)) != len(names):
+        problems.append("--expect-sysfs repeats a name")
+    return problems
+
+
+def check_rejects_broken_copy():
+    """--check fails, naming the event, on a copy with a wrong Counter."""
+    with tempfile.TemporaryDirectory(prefix="knc-json-") as tmp:
+        for path in gen.DEFAULT_EVENTS_DIR.glob("*.json"):
+            shutil.copy(path, tmp)
+        broken = Path(tmp) / "cache.json"
+        events = json.loads(broken.read_text())
+        for event in events:
+            if event.get("EventName") == "L2_READ_MISS":
+                event["Counter"] = "0,1"
+        broken.write_text(json.dumps(events))
+        run = subprocess.run([sys.executable, str(GEN_PATH), "--check",
+                              "--events-dir", tmp],
+                             capture_output=True, text=True)
+    if run.returncode == 1 and "L2_READ_MISS" in run.stderr:
+        return []
+    return [f"exit status {run.returncode}, stderr:"] + run.stderr.splitlines()
+
+
+def check_doc():
+    """The committed documentation equals what --doc generates now."""
+    if not catalog_ok:
+        return INVALID
+    doc = ROOT / gen.DOC_PATH
+    regen = ("regenerate it with: python3 tools/knc/gen-events.py --doc "
+             + gen.DOC_PATH)
+    if not doc.exists():
+        return [f"{gen.DOC_PATH} is missing; {regen}"]
+    have = doc.read_text(encoding="utf-8")
+    want = gen.render_doc(catalog)
+    if have == want:
+        return []
+    diff = list(difflib.unified_diff(have.splitlines(), want.splitlines(),
+                                     gen.DOC_PATH, "generated", lineterm=""))
+    return [f"{gen.DOC_PATH} is stale; {regen}"] + diff[:20] + \
+        (["..."] if len(diff) > 20 else [])
+
+
+def main() -> int:
+    cases = [(title, lambda check=check: check(catalog))
+             for title, check in gen.CHECKS]
+    cases += [
+        ("--table and --expect-sysfs outputs are consistent", check_outputs),
+        ("--check rejects a broken copy of the JSON",
+         check_rejects_broken_copy),
+        (f"{gen.DOC_PATH} is up to date", check_doc),
+    ]
+    print("TAP version 13")
+    print(f"1..{len(cases)}")
+    failed = 0
+    for number, (title, run) in enumerate(cases, 1):
+        problems = run()
+        print(f"{'not ok' if problems else 'ok'} {number} - {title}")
+        for problem in problems:
+            print(f"# {problem}")
+        failed += bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

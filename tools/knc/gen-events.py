@@ -1,0 +1,888 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Generate knc PMU artefacts from the perf pmu-events JSON.
+
+The JSON files in tools/perf/pmu-events/knc/ (perf 6.1 pmu-events format)
+are the single source of the Knights Corner event list.  This script
+validates them and derives from them:
+
+  --table OUT      the kernel module's X-macro event table,
+  --doc OUT        Documentation/knc-events.rst,
+  --expect-sysfs   the exact contents of each sysfs alias file,
+  --check          validation only.
+
+Python 3 standard library only.  tests/host/json.t imports this file and
+runs each entry of CHECKS as a TAP case.
+"""
+
+import argparse
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_EVENTS_DIR = REPO_ROOT / "tools" / "perf" / "pmu-events" / "knc"
+DOC_PATH = "Documentation/knc-events.rst"
+
+# jevents.py takes the topic from the file name, and treats every file whose
+# name ends in "metrics.json" as metrics (get_topic()).
+ALIAS_FILE = "generic.json"
+METRICS_SUFFIX = "metrics.json"
+
+# Table 1-6 of the KNC PMU specification (327357-001) lists 59 events.
+NUM_TABLE_EVENTS = 59
+
+# Event codes the upstream driver (arch/x86/events/intel/knc.c,
+# knc_event_constraints) restricts to counter 0, whatever the umask.
+COUNTER0_ONLY = frozenset({
+    0xc3, 0xc4, 0xc8, 0xc9, 0xca, 0xcb, 0xcc, 0xce, 0xcf, 0xd7, 0xe3,
+    0xe6, 0xe7, 0xf1, 0xf2, 0xf6, 0xf7, 0xfc, 0xfd, 0xfe, 0xff,
+})
+COUNTER0_SENTENCE = "Counter 0 only."
+# JSON "Counter" value -> counter bit mask for the module's table.
+COUNTER_MASKS = {"0": 0x1, "0,1": 0x3}
+
+# The upstream driver's generic event map (knc_perfmon_event_map):
+# generic alias name -> (event code, umask).
+UPSTREAM_GENERIC = {
+    "cycles": (0x2a, 0x00),
+    "instructions": (0x16, 0x00),
+    "cache-references": (0x28, 0x00),
+    "cache-misses": (0x29, 0x00),
+    "branches": (0x12, 0x00),
+    "branch-misses": (0x2b, 0x00),
+}
+
+# Fields of an event / metric.  jevents.py silently ignores keys it does not
+# know, so a misspelt key ("Umask") would quietly lose information: only
+# these are accepted.
+EVENT_FIELDS = ("EventCode", "UMask", "EventName", "BriefDescription",
+                "PublicDescription", "Counter", "SampleAfterValue", "Unit")
+METRIC_REQUIRED = ("MetricName", "MetricExpr", "MetricGroup",
+                   "BriefDescription")
+METRIC_OPTIONAL = ("PublicDescription", "ScaleUnit")
+
+UNIT = "knc"
+U32_MAX = 2**32 - 1          # the module prints periods with %u
+
+TABLE_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*\Z")
+ALIAS_NAME_RE = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
+BYTE_RE = re.compile(r"0x[0-9a-f]{2}\Z")
+PERIOD_RE = re.compile(r"[1-9][0-9]*\Z")
+METRIC_NAME_RE = re.compile(r"knc_[a-z0-9_]+\Z")
+METRIC_GROUP_RE = re.compile(r"[A-Za-z0-9_]+(;[A-Za-z0-9_]+)*\Z")
+# perf_pmu__convert_scale(): strtod() prefix, the rest is the unit.
+SCALE_UNIT_RE = re.compile(r"([0-9]+\.?[0-9]*(e-?[0-9]+)?)([A-Za-z%/_]+)\Z")
+
+
+# ---------------------------------------------------------------- loading
+
+@dataclass
+class Entry:
+    """One JSON object, as read, with where it came from."""
+    file: str
+    index: int
+    data: dict
+
+    def where(self) -> str:
+        name = self.data.get("EventName") or self.data.get("MetricName")
+        label = f" {name}" if isinstance(name, str) else ""
+        return f"{self.file}[{self.index}]{label}"
+
+    def get(self, key: str) -> Optional[str]:
+        """The field if it is a string, else None (reported elsewhere)."""
+        value = self.data.get(key)
+        return value if isinstance(value, str) else None
+
+
+@dataclass
+class Catalog:
+    events_dir: Path
+    load_errors: List[str]
+    table: List[Entry]
+    aliases: List[Entry]
+    metrics: List[Entry]
+
+
+def topic_of(file_name: str) -> str:
+    """The topic jevents.py gives a file (get_topic())."""
+    if file_name.endswith(METRICS_SUFFIX):
+        return "metrics"
+    return file_name[:-len(".json")].replace("-", " ")
+
+
+def load_catalog(events_dir: Path) -> Catalog:
+    """Read every *.json file of events_dir; never raises on bad content."""
+    cat = Catalog(Path(events_dir), [], [], [], [])
+    files = sorted(Path(events_dir).glob("*.json"))
+    if not files:
+        cat.load_errors.append(f"{events_dir}: no *.json files")
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                content = json.load(f)
+        except (OSError, ValueError) as err:
+            cat.load_errors.append(f"{path.name}: {err}")
+            continue
+        if not isinstance(content, list):
+            cat.load_errors.append(f"{path.name}: top level is not a list "
+                                   "(perf 6.1 jevents expects one)")
+            continue
+        if path.name.endswith(METRICS_SUFFIX):
+            bucket = cat.metrics
+        elif path.name == ALIAS_FILE:
+            bucket = cat.aliases
+        else:
+            bucket = cat.table
+        for index, item in enumerate(content):
+            if isinstance(item, dict):
+                bucket.append(Entry(path.name, index, item))
+            else:
+                cat.load_errors.append(f"{path.name}[{index}]: not an object")
+    return cat
+
+
+def parse_byte(text: Optional[str]) -> Optional[int]:
+    """Value of a "0xNN" field, or None when it is malformed."""
+    return int(text, 16) if text and BYTE_RE.match(text) else None
+
+
+def event_key(entry: Entry) -> Optional[Tuple[int, int]]:
+    """(umask, event code) of an entry, or None if either is malformed."""
+    code = parse_byte(entry.get("EventCode"))
+    umask = parse_byte(entry.get("UMask"))
+    return None if code is None or umask is None else (umask, code)
+
+
+# ----------------------------------------------------- metric expressions
+#
+# A small parser and evaluator for the perf 6.1 metric expression language
+# (tools/perf/util/expr.l and expr.y): numbers, event names, #literals,
+# | ^ & < > + - * / %, unary minus, parentheses, min(), max(), d_ratio(),
+# source_count() and "a if cond else b".
+
+class ExprError(Exception):
+    pass
+
+
+# Token rules in expr.l order; as in flex the longest match wins and ties go
+# to the earlier rule (so "max" is a keyword but "max2" a symbol).
+_TOKEN_RULES = [
+    ("D_RATIO", re.compile(r"d_ratio")),
+    ("MAX", re.compile(r"max")),
+    ("MIN", re.compile(r"min")),
+    ("IF", re.compile(r"if")),
+    ("ELSE", re.compile(r"else")),
+    ("SOURCE_COUNT", re.compile(r"source_count")),
+    ("LITERAL", re.compile(r"#[0-9a-zA-Z_.\-]+")),
+    ("NUMBER", re.compile(r"([0-9]+\.?[0-9]*|[0-9]*\.?[0-9]+)(e-?[0-9]+)?")),
+    ("ID", re.compile(r"(\\[-,=]|[0-9a-zA-Z_.:@?])+")),
+    ("OP", re.compile(r"[|^&<>\-+*/%(),]")),
+]
+# Binary operators by precedence (expr.y %left lines), all left-associative.
+_BINARY_PRECEDENCE = {"|": 1, "^": 2, "&": 3, "<": 4, ">": 4,
+                      "+": 5, "-": 5, "*": 6, "/": 6, "%": 6}
+
+# Values for the #literals of expr__get_literal(), as on a 61-core KNC.
+SAMPLE_LITERALS = {"#smt_on": 1.0, "#num_cpus": 244.0, "#num_cores": 61.0,
+                   "#num_dies": 1.0, "#num_packages": 1.0,
+                   "#core_wide": 0.0, "#system_tsc_freq": 1.1e9}
+
+
+def tokenize(text: str) -> List[Tuple[str, str]]:
+    tokens, pos = [], 0
+    while pos < len(text):
+        if text[pos].isspace():
+            pos += 1
+            continue
+        best = None
+        for kind, rule in _TOKEN_RULES:
+            m = rule.match(text, pos)
+            if m and m.end() > pos and (best is None or m.end() > best[1]):
+                best = (kind, m.end())
+        if best is None:
+            # expr.l silently drops such characters; be stricter here.
+            raise ExprError(f"unexpected character {text[pos]!r} at {pos}")
+        kind, end = best
+        value = text[pos:end]
+        tokens.append((value if kind == "OP" else kind, value))
+        pos = end
+    return tokens
+
+
+class _Parser:
+    """Recursive descent over the tokens; builds a tuple AST."""
+
+    def __init__(self, text: str):
+        self.tokens = tokenize(text)
+        self.pos = 0
+
+    def peek(self) -> Optional[str]:
+        if self.pos < len(self.tokens):
+            return self.tokens[self.pos][0]
+        return None
+
+    def take(self, kind: Optional[str] = None) -> str:
+        if self.pos >= len(self.tokens):
+            raise ExprError("unexpected end of expression"
+                            + (f", expected {kind!r}" if kind else ""))
+        tok_kind, value = self.tokens[self.pos]
+        if kind is not None and tok_kind != kind:
+            raise ExprError(f"expected {kind!r}, found {value!r}")
+        self.pos += 1
+        return value
+
+    def parse(self):
+        tree = self.if_expr()
+        if self.peek() is not None:
+            raise ExprError(f"unexpected {self.tokens[self.pos][1]!r}")
+        return tree
+
+    def if_expr(self):
+        value = self.expr(1)
+        if self.peek() == "IF":
+            self.take()
+            cond = self.expr(1)
+            self.take("ELSE")
+            return ("if", value, cond, self.if_expr())
+        return value
+
+    def expr(self, min_prec: int):
+        left = self.unary()
+        while self.peek() in _BINARY_PRECEDENCE and \
+                _BINARY_PRECEDENCE[self.peek()] >= min_prec:
+            op = self.take()
+            left = ("bin", op, left, self.expr(_BINARY_PRECEDENCE[op] + 1))
+        return left
+
+    def unary(self):
+        if self.peek() == "-":
+            self.take()
+            return ("neg", self.unary())
+        return self.primary()
+
+    def primary(self):
+        kind = self.peek()
+        if kind == "NUMBER":
+            return ("num", float(self.take()))
+        if kind == "LITERAL":
+            return ("lit", self.take())
+        if kind == "ID":
+            return ("id", self.take())
+        if kind == "(":
+            self.take()
+            inner = self.if_expr()
+            self.take(")")
+            return inner
+        if kind in ("MIN", "MAX", "D_RATIO"):
+            self.take()
+            self.take("(")
+            a = self.expr(1)
+            self.take(",")
+            b = self.expr(1)
+            self.take(")")
+            return ("call", kind, a, b)
+        if kind == "SOURCE_COUNT":
+            self.take()
+            self.take("(")
+            name = self.take("ID")
+            self.take(")")
+            return ("source_count", name)
+        found = self.tokens[self.pos][1] if kind else "end of expression"
+        raise ExprError(f"unexpected {found!r}")
+
+
+def parse_expr(text: str):
+    """AST of a perf metric expression; raises ExprError."""
+    return _Parser(text).parse()
+
+
+def expr_ids(tree) -> List[str]:
+    """Event names an AST refers to, sorted and without duplicates."""
+    found = set()
+
+    def walk(node):
+        if node[0] in ("id", "source_count"):
+            found.add(node[1])
+        for child in node[1:]:
+            if isinstance(child, tuple):
+                walk(child)
+    walk(tree)
+    return sorted(found)
+
+
+def eval_expr(tree, values: Dict[str, float]) -> float:
+    """Evaluate an AST as perf does; raises ExprError (e.g. x / 0)."""
+    kind = tree[0]
+    if kind == "num":
+        return tree[1]
+    if kind == "lit":
+        if tree[1] not in SAMPLE_LITERALS:
+            raise ExprError(f"unknown literal {tree[1]}")
+        return SAMPLE_LITERALS[tree[1]]
+    if kind == "id":
+        if tree[1] not in values:
+            raise ExprError(f"no value for {tree[1]}")
+        return values[tree[1]]
+    if kind == "source_count":
+        return 1.0
+    if kind == "neg":
+        return -eval_expr(tree[1], values)
+    if kind == "if":
+        cond = eval_expr(tree[2], values)
+        return eval_expr(tree[1] if cond != 0 else tree[3], values)
+    a, b = eval_expr(tree[2], values), eval_expr(tree[3], values)
+    op = tree[1]
+    if op == "D_RATIO":
+        return 0.0 if b == 0 else a / b
+    if op == "MIN":
+        return min(a, b)
+    if op == "MAX":
+        return max(a, b)
+    if op in ("/", "%") and b == 0:
+        raise ExprError("division by zero")
+    return {
+        "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+        "/": lambda: a / b, "%": lambda: float(int(a) % int(b)),
+        "<": lambda: float(a < b), ">": lambda: float(a > b),
+        "|": lambda: float(int(a) | int(b)),
+        "&": lambda: float(int(a) & int(b)),
+        "^": lambda: float(int(a) ^ int(b)),
+    }[op]()
+
+
+# ------------------------------------------------------------- validation
+#
+# Each check takes the catalog and returns a list of problems (empty: pass).
+# Checks skip fields another check reports, so one mistake gives one message.
+
+def check_load(cat: Catalog) -> List[str]:
+    return list(cat.load_errors)
+
+
+def check_event_fields(cat: Catalog) -> List[str]:
+    problems = []
+    for e in cat.table + cat.aliases:
+        for key in EVENT_FIELDS:
+            if key not in e.data:
+                problems.append(f"{e.where()}: missing {key}")
+            elif not isinstance(e.data[key], str) or not e.data[key].strip():
+                problems.append(f"{e.where()}: {key} must be a non-empty "
+                                "string")
+        for key in sorted(set(e.data) - set(EVENT_FIELDS)):
+            problems.append(f"{e.where()}: unexpected field {key}")
+    return problems
+
+
+def check_names(cat: Catalog) -> List[str]:
+    problems, seen = [], {}
+    for e, pattern in [(e, TABLE_NAME_RE) for e in cat.table] + \
+                      [(e, ALIAS_NAME_RE) for e in cat.aliases]:
+        name = e.get("EventName")
+        if name is None:
+            continue
+        if not pattern.match(name):
+            problems.append(f"{e.where()}: EventName must match "
+                            f"{pattern.pattern}")
+        # perf lower-cases event names, so compare without case.
+        if name.lower() in seen:
+            problems.append(f"{e.where()}: EventName also used by "
+                            f"{seen[name.lower()].where()}")
+        seen.setdefault(name.lower(), e)
+    return problems
+
+
+def check_codes(cat: Catalog) -> List[str]:
+    return [f"{e.where()}: {key} {e.get(key)!r} is not 0x00..0xff "
+            "(two lower-case hex digits)"
+            for e in cat.table + cat.aliases for key in ("EventCode", "UMask")
+            if e.get(key) is not None and parse_byte(e.get(key)) is None]
+
+
+def check_table_size(cat: Catalog) -> List[str]:
+    if len(cat.table) == NUM_TABLE_EVENTS:
+        return []
+    return [f"{len(cat.table)} table events, the specification lists "
+            f"{NUM_TABLE_EVENTS}"]
+
+
+def check_unique_encodings(cat: Catalog) -> List[str]:
+    problems, seen = [], {}
+    for e in cat.table:
+        key = event_key(e)
+        if key is None:
+            continue
+        if key in seen:
+            problems.append(f"{e.where()}: umask 0x{key[0]:02x} event "
+                            f"0x{key[1]:02x} also used by {seen[key].where()}")
+        seen.setdefault(key, e)
+    return problems
+
+
+def check_counters(cat: Catalog) -> List[str]:
+    problems = []
+    for e in cat.table + cat.aliases:
+        code, counter = parse_byte(e.get("EventCode")), e.get("Counter")
+        if code is None or counter is None:
+            continue
+        want = "0" if code in COUNTER0_ONLY else "0,1"
+        if counter != want:
+            problems.append(f"{e.where()}: Counter is {counter!r}, event "
+                            f"0x{code:02x} needs {want!r}")
+        desc = e.get("PublicDescription") or ""
+        if (want == "0") != desc.endswith(COUNTER0_SENTENCE):
+            problems.append(f"{e.where()}: PublicDescription must "
+                            f"{'' if want == '0' else 'not '}end with "
+                            f"{COUNTER0_SENTENCE!r}")
+    return problems
+
+
+def check_periods(cat: Catalog) -> List[str]:
+    problems = []
+    for e in cat.table + cat.aliases:
+        value = e.get("SampleAfterValue")
+        if value is not None and (not PERIOD_RE.match(value)
+                                  or int(value) > U32_MAX):
+            problems.append(f"{e.where()}: SampleAfterValue {value!r} is not "
+                            f"a positive integer up to {U32_MAX}")
+    return problems
+
+
+def check_unit(cat: Catalog) -> List[str]:
+    return [f"{e.where()}: Unit is {e.get('Unit')!r}, not {UNIT!r}"
+            for e in cat.table + cat.aliases
+            if e.get("Unit") is not None and e.get("Unit") != UNIT]
+
+
+def check_aliases(cat: Catalog) -> List[str]:
+    problems = []
+    by_key = {}
+    for e in cat.table:
+        by_key.setdefault(event_key(e), []).append(e)
+    # A generic name that is already a table event name ("branches" is
+    # BRANCHES) needs no alias: it would be a second sysfs file of the same
+    # name.  check_names() rejects such a duplicate; here the table event
+    # must carry the upstream encoding.
+    by_name = {(e.get("EventName") or "").lower(): e for e in cat.table}
+    names = [e.get("EventName") for e in cat.aliases]
+    for name in sorted(set(UPSTREAM_GENERIC) - set(names)):
+        code, umask = UPSTREAM_GENERIC[name]
+        if name not in by_name:
+            problems.append(f"{ALIAS_FILE}: missing generic alias {name}")
+        elif event_key(by_name[name]) not in (None, (umask, code)):
+            problems.append(f"{by_name[name].where()}: upstream maps {name} "
+                            f"to event 0x{code:02x} umask 0x{umask:02x}")
+    for e in cat.aliases:
+        name = e.get("EventName")
+        if name not in UPSTREAM_GENERIC:
+            problems.append(f"{e.where()}: not in the upstream generic map "
+                            f"({', '.join(UPSTREAM_GENERIC)})")
+            continue
+        key = event_key(e)
+        code, umask = UPSTREAM_GENERIC[name]
+        if key is None:
+            continue
+        if key != (umask, code):
+            problems.append(f"{e.where()}: upstream maps {name} to event "
+                            f"0x{code:02x} umask 0x{umask:02x}")
+            continue
+        targets = by_key.get(key, [])
+        if len(targets) != 1:
+            problems.append(f"{e.where()}: {len(targets)} table events have "
+                            "its encoding, need exactly 1")
+            continue
+        target = targets[0]
+        for field in ("Counter", "SampleAfterValue"):
+            if e.get(field) != target.get(field):
+                problems.append(f"{e.where()}: {field} {e.get(field)!r} "
+                                f"differs from {target.where()} "
+                                f"({target.get(field)!r})")
+        for field in ("BriefDescription", "PublicDescription"):
+            if target.get("EventName") not in (e.get(field) or ""):
+                problems.append(f"{e.where()}: {field} must name the aliased "
+                                f"event {target.get('EventName')}")
+    return problems
+
+
+def check_metric_fields(cat: Catalog) -> List[str]:
+    problems, seen = [], set()
+    for m in cat.metrics:
+        for key in METRIC_REQUIRED:
+            if key not in m.data:
+                problems.append(f"{m.where()}: missing {key}")
+        for key, value in m.data.items():
+            if key not in METRIC_REQUIRED + METRIC_OPTIONAL:
+                problems.append(f"{m.where()}: unexpected field {key}")
+            elif not isinstance(value, str) or not value.strip():
+                problems.append(f"{m.where()}: {key} must be a non-empty "
+                                "string")
+        name = m.get("MetricName")
+        if name is not None:
+            if not METRIC_NAME_RE.match(name):
+                problems.append(f"{m.where()}: MetricName must match "
+                                f"{METRIC_NAME_RE.pattern}")
+            if name in seen:
+                problems.append(f"{m.where()}: MetricName used twice")
+            seen.add(name)
+        group = m.get("MetricGroup")
+        if group is not None and not METRIC_GROUP_RE.match(group):
+            problems.append(f"{m.where()}: MetricGroup {group!r} must be "
+                            "';'-separated words")
+        scale = m.get("ScaleUnit")
+        if scale is not None:
+            match = SCALE_UNIT_RE.match(scale)
+            if not match or float(match.group(1)) <= 0:
+                problems.append(f"{m.where()}: ScaleUnit {scale!r} is not a "
+                                "positive number followed by a unit")
+    return problems
+
+
+def _metric_trees(cat: Catalog):
+    """(metric, AST or None, parse error or None) for each metric."""
+    for m in cat.metrics:
+        text = m.get("MetricExpr")
+        if text is None:
+            continue
+        try:
+            yield m, parse_expr(text), None
+        except ExprError as err:
+            yield m, None, str(err)
+
+
+def check_metric_syntax(cat: Catalog) -> List[str]:
+    return [f"{m.where()}: MetricExpr does not parse: {err}"
+            for m, _, err in _metric_trees(cat) if err]
+
+
+def check_metric_events(cat: Catalog) -> List[str]:
+    known = {e.get("EventName") for e in cat.table}
+    problems = []
+    for m, tree, _ in _metric_trees(cat):
+        if tree is None:
+            continue
+        ids = expr_ids(tree)
+        if not ids:
+            problems.append(f"{m.where()}: MetricExpr uses no event")
+        for name in ids:
+            if name not in known:
+                problems.append(f"{m.where()}: {name} is not a table "
+                                "EventName")
+    return problems
+
+
+def sample_values(cat: Catalog) -> Dict[str, float]:
+    """Distinct positive stand-in counts for every table event."""
+    return {e.get("EventName"): float(1000 + 37 * i)
+            for i, e in enumerate(cat.table)}
+
+
+def check_metric_values(cat: Catalog) -> List[str]:
+    values, problems = sample_values(cat), []
+    for m, tree, _ in _metric_trees(cat):
+        if tree is None or any(i not in values for i in expr_ids(tree)):
+            continue
+        try:
+            result = eval_expr(tree, values)
+        except ExprError as err:
+            problems.append(f"{m.where()}: does not evaluate: {err}")
+            continue
+        if not math.isfinite(result):
+            problems.append(f"{m.where()}: evaluates to {result}")
+    return problems
+
+
+# (TAP case name, check).  validate() runs them all.
+CHECKS = [
+    ("JSON files load as lists of objects", check_load),
+    ("events have exactly the expected fields", check_event_fields),
+    ("event names are well formed and unique", check_names),
+    ("EventCode and UMask are bytes", check_codes),
+    (f"the table has {NUM_TABLE_EVENTS} events", check_table_size),
+    ("table (EventCode, UMask) pairs are unique", check_unique_encodings),
+    ("Counter matches the counter-0-only list", check_counters),
+    ("SampleAfterValue is a positive integer", check_periods),
+    (f"Unit is {UNIT}", check_unit),
+    ("generic aliases follow the upstream map and match a table event",
+     check_aliases),
+    ("metrics have the expected fields", check_metric_fields),
+    ("metric expressions parse", check_metric_syntax),
+    ("metric expressions use table events only", check_metric_events),
+    ("metric expressions evaluate to finite numbers", check_metric_values),
+]
+
+
+def validate(cat: Catalog) -> List[str]:
+    return [f"{title}: {p}" for title, check in CHECKS for p in check(cat)]
+
+
+# -------------------------------------------------------------- rendering
+#
+# Rendering assumes validate() found no problem.
+
+@dataclass(frozen=True)
+class Event:
+    name: str                # EventName as in the JSON
+    code: int
+    umask: int
+    counter: str             # JSON "Counter"
+    period: int
+    topic: str
+    file: str
+    description: str         # PublicDescription
+    target: Optional["Event"] = None   # the table event a generic alias names
+
+    @property
+    def sysfs(self) -> str:
+        """Name of the sysfs alias file (perf lower-cases event names)."""
+        return self.name.lower()
+
+    @property
+    def ident(self) -> str:
+        return self.sysfs.replace("-", "_")
+
+    @property
+    def cntmask(self) -> int:
+        return COUNTER_MASKS[self.counter]
+
+    def sysfs_value(self) -> str:
+        # Same format as the module: "event=0x%02x,umask=0x%02x,period=%u".
+        return (f"event=0x{self.code:02x},umask=0x{self.umask:02x},"
+                f"period={self.period}")
+
+
+def _event(entry: Entry, target: Optional[Event] = None) -> Event:
+    return Event(name=entry.get("EventName"),
+                 code=parse_byte(entry.get("EventCode")),
+                 umask=parse_byte(entry.get("UMask")),
+                 counter=entry.get("Counter"),
+                 period=int(entry.get("SampleAfterValue")),
+                 topic=topic_of(entry.file), file=entry.file,
+                 description=entry.get("PublicDescription"), target=target)
+
+
+def table_events(cat: Catalog) -> List[Event]:
+    """Table events in (umask, event code) order."""
+    return sorted((_event(e) for e in cat.table),
+                  key=lambda ev: (ev.umask, ev.code))
+
+
+def alias_events(cat: Catalog) -> List[Event]:
+    """Generic aliases in file order, each linked to its table event."""
+    by_key = {(ev.umask, ev.code): ev for ev in table_events(cat)}
+    return [_event(e, by_key[event_key(e)]) for e in cat.aliases]
+
+
+def generic_table_events(cat: Catalog) -> List[Tuple[str, Event]]:
+    """Upstream generic names that are table event names ("branches")."""
+    by_name = {ev.sysfs: ev for ev in table_events(cat)}
+    return [(name, by_name[name]) for name in UPSTREAM_GENERIC
+            if name in by_name]
+
+
+def source_label(cat: Catalog) -> str:
+    """The events directory as written into generated files."""
+    path = cat.events_dir.resolve()
+    try:
+        return path.relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def render_table(cat: Catalog) -> str:
+    lines = [
+        "/* SPDX-License-Identifier: GPL-2.0 */",
+        "/*",
+        f" * Generated by tools/knc/gen-events.py from {source_label(cat)};",
+        " * do not edit.",
+        " *",
+        " * KNC_EVENT(ident, event, umask, cntmask, period)",
+        " * KNC_ALIAS(ident, \"sysfs-name\", target_ident, event, umask, "
+        "cntmask, period)",
+        " * cntmask: bit N set = counter N can count the event.",
+        " */",
+    ]
+    lines += [f"KNC_EVENT({ev.ident}, 0x{ev.code:02x}, 0x{ev.umask:02x}, "
+              f"0x{ev.cntmask:x}, {ev.period})" for ev in table_events(cat)]
+    lines += [f"KNC_ALIAS({ev.ident}, \"{ev.sysfs}\", {ev.target.ident}, "
+              f"0x{ev.code:02x}, 0x{ev.umask:02x}, 0x{ev.cntmask:x}, "
+              f"{ev.period})" for ev in alias_events(cat)]
+    return "\n".join(lines) + "\n"
+
+
+def render_sysfs(cat: Catalog) -> str:
+    return "".join(f"{ev.sysfs}\t{ev.sysfs_value()}\n"
+                   for ev in table_events(cat) + alias_events(cat))
+
+
+def _rst_text(text: str) -> str:
+    """Escape reStructuredText inline markup characters in plain text."""
+    text = re.sub(r"([\\*`|])", r"\\\1", text)
+    return re.sub(r"(\w)_(?=\W|$)", r"\1\\_", text)
+
+
+def _topic_title(topic: str) -> str:
+    """Section title: "vpu" -> "VPU", "virtual memory" -> "Virtual memory"."""
+    return topic.upper() if len(topic) <= 3 else topic.capitalize()
+
+
+def _rst_heading(title: str, char: str, overline: bool = False) -> List[str]:
+    rule = char * len(title)
+    return ([rule] if overline else []) + [title, rule, ""]
+
+
+def _rst_table(widths: List[int], header: List[str],
+               rows: List[List[str]]) -> List[str]:
+    lines = [".. list-table::", "   :header-rows: 1",
+             "   :widths: " + " ".join(map(str, widths)), ""]
+    for row in [header] + rows:
+        lines += [f"   {'*' if i == 0 else ' '} - {cell}"
+                  for i, cell in enumerate(row)]
+    return lines + [""]
+
+
+def render_doc(cat: Catalog) -> str:
+    src = source_label(cat)
+    regen = f"python3 tools/knc/gen-events.py --doc {DOC_PATH}"
+    events = table_events(cat)
+    aliases = alias_events(cat)
+    lines = [
+        ".. SPDX-License-Identifier: GPL-2.0",
+        "",
+        f".. Generated by tools/knc/gen-events.py from {src}; do not edit.",
+        "",
+    ]
+    lines += _rst_heading("Intel Xeon Phi (Knights Corner) PMU events", "=",
+                          overline=True)
+    lines += [
+        "This page is generated by ``tools/knc/gen-events.py`` from the perf "
+        f"pmu-events JSON files in ``{src}/``. Do not edit it: change the "
+        "JSON and regenerate it with::",
+        "",
+        f"    {regen}",
+        "",
+        f"The {len(events)} events are those of table 1-6 of Intel's *Intel "
+        "Xeon Phi Coprocessor (Knights Corner) Performance Monitoring Unit* "
+        "(document 327357-001). The ``knc`` PMU module exports each one as "
+        "a sysfs alias in ``/sys/bus/event_source/devices/knc/events/`` "
+        "under its lower-case name, which perf accepts in any case, for "
+        "example ``perf stat -e knc/l2_read_miss/``.",
+        "",
+        "*Code* and *UMask* are the event select and unit mask fields of "
+        "IA32_PerfEvtSelX. *Period* is the default sampling period the "
+        "alias carries. *Counters* lists the counters that can count the "
+        "event: an event with ``0`` counts on counter 0 only, so two such "
+        "events are never scheduled together and perf multiplexes them.",
+        "",
+    ]
+    topics: Dict[str, List[Event]] = {}
+    for ev in events:
+        topics.setdefault(ev.file, []).append(ev)
+    sections = [(f, topics[f]) for f in sorted(topics)]
+    if aliases:
+        sections.append((aliases[0].file, aliases))
+    for file, evs in sections:
+        lines += _rst_heading(_topic_title(evs[0].topic), "=")
+        count = f"{len(evs)} event{'s' if len(evs) != 1 else ''}"
+        if evs[0].target:
+            lines += [f"``{file}``, {count}: the generic events of the "
+                      "upstream Linux driver, each an alias of a table "
+                      "event."]
+            lines += [f"``{name}`` needs no alias: it is the table event "
+                      f"``{ev.name}``, which has the upstream encoding."
+                      for name, ev in generic_table_events(cat)]
+            lines += [""]
+        else:
+            lines += [f"``{file}``, {count}.", ""]
+        lines += _rst_table(
+            [26, 6, 6, 8, 9, 45],
+            ["Event", "Code", "UMask", "Counters", "Period", "Description"],
+            [[f"``{ev.name}``", f"0x{ev.code:02x}", f"0x{ev.umask:02x}",
+              ev.counter, str(ev.period), _rst_text(ev.description)]
+             for ev in evs])
+    lines += _rst_heading("Metrics", "=")
+    lines += [
+        f"``{cat.metrics[0].file if cat.metrics else 'metrics.json'}``: "
+        "derived metrics, for ``perf stat -M <name>``. A formula names "
+        "table events; perf divides by zero as an error and prints no "
+        "value then. *Unit* is the perf ScaleUnit (scale factor and unit); "
+        "a metric without one prints as a plain number.",
+        "",
+    ]
+    lines += _rst_table(
+        [22, 12, 30, 10, 26],
+        ["Metric", "Groups", "Formula", "Unit", "Description"],
+        [[f"``{m.get('MetricName')}``",
+          _rst_text(m.get("MetricGroup").replace(";", ", ")),
+          f"``{m.get('MetricExpr')}``",
+          f"``{m.get('ScaleUnit')}``" if m.get("ScaleUnit") else "none",
+          _rst_text(m.get("PublicDescription") or m.get("BriefDescription"))]
+         for m in cat.metrics])
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# ------------------------------------------------------------------- main
+
+def write_output(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(
+        description="Validate the knc pmu-events JSON and generate the "
+        "module's event table, its documentation and the expected sysfs "
+        "aliases from it. Outputs are written only if validation passes; "
+        "OUT may be '-' for standard output.")
+    ap.add_argument("--events-dir", type=Path, default=DEFAULT_EVENTS_DIR,
+                    metavar="DIR", help="directory of the JSON files "
+                    "(default: %(default)s)")
+    ap.add_argument("--check", action="store_true",
+                    help="validate the JSON; exit 1 with one line per problem")
+    ap.add_argument("--table", metavar="OUT",
+                    help="write the C X-macro event table for the module")
+    ap.add_argument("--doc", metavar="OUT",
+                    help=f"write the reStructuredText event list ({DOC_PATH})")
+    ap.add_argument("--expect-sysfs", action="store_true",
+                    help="print 'name<TAB>event=0x..,umask=0x..,period=N' "
+                    "for every sysfs alias file the module must provide")
+    ap.add_argument("--list-table", action="store_true",
+                    help="print the sysfs names of the table events (not "
+                    "the generic aliases), one per line")
+    args = ap.parse_args(argv)
+    if not (args.check or args.table or args.doc or args.expect_sysfs or
+            args.list_table):
+        ap.error("nothing to do: give --check, --table, --doc, "
+                 "--expect-sysfs or --list-table")
+
+    cat = load_catalog(args.events_dir)
+    problems = validate(cat)
+    for problem in problems:
+        print(f"gen-events: error: {problem}", file=sys.stderr)
+    if problems:
+        print(f"gen-events: {len(problems)} problem(s) in {args.events_dir}",
+              file=sys.stderr)
+        return 1
+    if args.check:
+        print(f"gen-events: {source_label(cat)}: {len(cat.table)} table "
+              f"events, {len(cat.aliases)} generic aliases, "
+              f"{len(cat.metrics)} metrics: OK", file=sys.stderr)
+    if args.table:
+        write_output(args.table, render_table(cat))
+    if args.doc:
+        write_output(args.doc, render_doc(cat))
+    if args.expect_sysfs:
+        sys.stdout.write(render_sysfs(cat))
+    if args.list_table:
+        sys.stdout.write("".join(f"{ev.sysfs}\n" for ev in table_events(cat)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
