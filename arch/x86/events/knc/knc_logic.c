@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Knights Corner core PMU: event table, config validation, counter
+ * assignment and 40-bit counter arithmetic. Built both into the module and
+ * into the host unit tests, so it only uses <linux/types.h>-level helpers.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "knc_logic.h"
+
+const struct knc_event_desc knc_events[] = {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p) \
+	{ .name = #_name, .event = _ev, .umask = _um, .cntmask = _cm, .period = _p },
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+};
+const unsigned int knc_num_events = ARRAY_SIZE(knc_events);
+
+const struct knc_event_desc knc_aliases[] = {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p)
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) \
+	{ .name = _name, .event = _ev, .umask = _um, .cntmask = _cm, .period = _p },
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+};
+const unsigned int knc_num_aliases = ARRAY_SIZE(knc_aliases);
+
+/**
+ * knc_event_lookup - find an (event, umask) pair in the event table
+ * @event: event select code
+ * @umask: unit mask
+ *
+ * Return: the index in knc_events[], or -ENOENT for an undefined pair.
+ */
+int knc_event_lookup(u8 event, u8 umask)
+{
+	unsigned int i;
+
+	for (i = 0; i < knc_num_events; i++)
+		if (knc_events[i].event == event && knc_events[i].umask == umask)
+			return i;
+	return -ENOENT;
+}
+
+/**
+ * knc_event_lookup_name - find a table event or generic alias by name
+ * @name: sysfs alias name, e.g. "l2_read_miss" or "cycles"
+ *
+ * Return: the index in knc_events[] of the event the name selects, or
+ * -ENOENT.
+ */
+int knc_event_lookup_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < knc_num_events; i++)
+		if (!strcmp(knc_events[i].name, name))
+			return i;
+	for (i = 0; i < knc_num_aliases; i++)
+		if (!strcmp(knc_aliases[i].name, name))
+			return knc_event_lookup(knc_aliases[i].event,
+						knc_aliases[i].umask);
+	return -ENOENT;
+}
+
+/**
+ * knc_config_check - validate a perf_event_attr::config for the knc PMU
+ * @config: the user's config
+ *
+ * Only the fields of the sysfs format may be set: USR/OS come from the
+ * exclude_* attributes, and EN, INT, bit 19, the thread-count bit 21 and
+ * bits 63:32 belong to the driver or are reserved. The (event, umask) pair
+ * must be one of the table's events: the hardware silently never counts an
+ * undefined encoding, which would read as a believable zero.
+ *
+ * Return: the index in knc_events[], or -EINVAL.
+ */
+int knc_config_check(u64 config)
+{
+	int idx;
+
+	if (config & ~KNC_CONFIG_MASK)
+		return -EINVAL;
+	idx = knc_event_lookup(config & KNC_EVTSEL_EVENT,
+			       (config & KNC_EVTSEL_UMASK) >> 8);
+	return idx < 0 ? -EINVAL : idx;
+}
+
+/**
+ * knc_evtsel - the EvtSel value that counts a validated config
+ * @config: a config accepted by knc_config_check()
+ * @usr: count in rings 1-3
+ * @os: count in ring 0
+ *
+ * EN and INT are always set: counting events take a PMI near the 40-bit
+ * wrap as well, to fold the counter into the 64-bit count.
+ */
+u64 knc_evtsel(u64 config, bool usr, bool os)
+{
+	u64 val = (config & KNC_CONFIG_MASK) | KNC_EVTSEL_EN | KNC_EVTSEL_INT;
+
+	if (usr)
+		val |= KNC_EVTSEL_USR;
+	if (os)
+		val |= KNC_EVTSEL_OS;
+	return val;
+}
+
+struct knc_assign_state {
+	const u8 *cntmask;
+	const int *hint;
+	int n;
+	int cur[KNC_NUM_COUNTERS];
+	int best[KNC_NUM_COUNTERS];
+	int best_kept;
+};
+
+/* Try every counter for event i; at a leaf, keep the assignment if it moves fewer events. */
+static void knc_assign_search(struct knc_assign_state *st, int i,
+			      unsigned int used, int kept)
+{
+	int c;
+
+	if (i == st->n) {
+		if (kept > st->best_kept) {
+			st->best_kept = kept;
+			memcpy(st->best, st->cur, sizeof(st->best));
+		}
+		return;
+	}
+	for (c = 0; c < KNC_NUM_COUNTERS; c++) {
+		if (!(st->cntmask[i] & BIT(c)) || (used & BIT(c)))
+			continue;
+		st->cur[i] = c;
+		knc_assign_search(st, i + 1, used | BIT(c),
+				  kept + (st->hint && st->hint[i] == c));
+	}
+}
+
+/**
+ * knc_assign - assign counters to a set of events
+ * @cntmask: per event, the counters it may use
+ * @hint: per event, the counter it holds now, or -1 (NULL: no hints)
+ * @n: number of events
+ * @assign: out: per event, its counter
+ *
+ * Of the valid assignments, one that moves the fewest events off their
+ * hinted counter is chosen, so that adding an event disturbs running ones
+ * only when a constraint forces it.
+ *
+ * Return: 0, or -ENOSPC when the events cannot be counted together.
+ */
+int knc_assign(const u8 *cntmask, const int *hint, int n, int *assign)
+{
+	struct knc_assign_state st = {
+		.cntmask = cntmask, .hint = hint, .n = n, .best_kept = -1,
+	};
+
+	if (n < 0 || n > KNC_NUM_COUNTERS)
+		return -ENOSPC;
+	knc_assign_search(&st, 0, 0, 0);
+	if (st.best_kept < 0)
+		return -ENOSPC;
+	memcpy(assign, st.best, n * sizeof(*assign));
+	return 0;
+}
+
+/**
+ * knc_delta - events between two reads of a 40-bit counter
+ * @prev: earlier value
+ * @now: later value
+ *
+ * Exact as long as the counter wrapped at most once in between, which the
+ * period (at most KNC_MAX_PERIOD, half the range) guarantees.
+ */
+u64 knc_delta(u64 prev, u64 now)
+{
+	return (now - prev) & KNC_CNTVAL_MASK;
+}
+
+/**
+ * knc_period_adjust - start a new sampling period when the last one ended
+ * @left: events left in the current period; updated
+ * @period: the sampling period
+ *
+ * Return: true when a period elapsed (the event overflowed).
+ */
+bool knc_period_adjust(s64 *left, u64 period)
+{
+	if (*left <= -(s64)period) {
+		*left = period;
+		return true;
+	}
+	if (*left <= 0) {
+		*left += period;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * knc_counter_start - the counter value that overflows after @left events
+ * @left: events left in the period (positive)
+ *
+ * Periods beyond KNC_MAX_PERIOD are counted in KNC_MAX_PERIOD pieces.
+ */
+u64 knc_counter_start(s64 left)
+{
+	if (left > (s64)KNC_MAX_PERIOD)
+		left = KNC_MAX_PERIOD;
+	return (u64)(-left) & KNC_CNTVAL_MASK;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Knights Corner core PMU: register layout and the pure logic shared by the
+ * driver and the host unit tests (tests/unit). Nothing in here touches
+ * hardware or perf core state.
+ */
+#ifndef _KNC_LOGIC_H
+#define _KNC_LOGIC_H
+
+#include <linux/types.h>
+#include <linux/bits.h>
+
+#define KNC_NUM_COUNTERS	2
+#define KNC_CNTVAL_BITS		40
+#define KNC_CNTVAL_MASK		GENMASK_ULL(KNC_CNTVAL_BITS - 1, 0)
+/* Largest period: the counter is started at -period, keep it positive. */
+#define KNC_MAX_PERIOD		(BIT_ULL(KNC_CNTVAL_BITS - 1) - 1)
+#define KNC_COUNTERS_MASK	GENMASK(KNC_NUM_COUNTERS - 1, 0)
+
+/* MSRs (seed 000, table 1-2); all per hardware thread. */
+#define KNC_MSR_PERFCTR0	0x20
+#define KNC_MSR_EVNTSEL0	0x28
+#define KNC_MSR_SPFLT_CTRL	0x2c
+#define KNC_MSR_GLOBAL_STATUS	0x2d
+#define KNC_MSR_GLOBAL_OVF_CTRL	0x2e
+#define KNC_MSR_GLOBAL_CTRL	0x2f
+
+/* IA32_PerfEvtSelX (seed 000, table 1-5). */
+#define KNC_EVTSEL_EVENT	GENMASK_ULL(7, 0)
+#define KNC_EVTSEL_UMASK	GENMASK_ULL(15, 8)
+#define KNC_EVTSEL_USR		BIT_ULL(16)
+#define KNC_EVTSEL_OS		BIT_ULL(17)
+#define KNC_EVTSEL_EDGE		BIT_ULL(18)
+#define KNC_EVTSEL_INT		BIT_ULL(20)
+#define KNC_EVTSEL_ANY		BIT_ULL(21)
+#define KNC_EVTSEL_EN		BIT_ULL(22)
+#define KNC_EVTSEL_INV		BIT_ULL(23)
+#define KNC_EVTSEL_CMASK	GENMASK_ULL(31, 24)
+
+/* PERF_SPFLT_CONTROL (seed 000, table 1-7). */
+#define KNC_SPFLT_USER_PREF	BIT_ULL(63)
+
+/* The perf_event_attr::config bits a user may set (the sysfs format). */
+#define KNC_CONFIG_MASK		(KNC_EVTSEL_EVENT | KNC_EVTSEL_UMASK | \
+				 KNC_EVTSEL_EDGE | KNC_EVTSEL_INV | \
+				 KNC_EVTSEL_CMASK)
+
+/**
+ * struct knc_event_desc - one event of the KNC event table
+ * @name: sysfs alias name (lower case)
+ * @event: event select code, EvtSel bits 7:0
+ * @umask: unit mask, EvtSel bits 15:8
+ * @cntmask: counters the event may use (bit N: counter N)
+ * @period: default sampling period (the JSON SampleAfterValue)
+ *
+ * The tables are generated from tools/perf/pmu-events/knc/ JSON.
+ */
+struct knc_event_desc {
+	const char *name;
+	u8 event;
+	u8 umask;
+	u8 cntmask;
+	u32 period;
+};
+
+extern const struct knc_event_desc knc_events[];
+extern const unsigned int knc_num_events;
+extern const struct knc_event_desc knc_aliases[];
+extern const unsigned int knc_num_aliases;
+
+int knc_event_lookup(u8 event, u8 umask);
+int knc_event_lookup_name(const char *name);
+int knc_config_check(u64 config);
+u64 knc_evtsel(u64 config, bool usr, bool os);
+int knc_assign(const u8 *cntmask, const int *hint, int n, int *assign);
+u64 knc_delta(u64 prev, u64 now);
+bool knc_period_adjust(s64 *left, u64 period);
+u64 knc_counter_start(s64 left);
+
+#endif /* _KNC_LOGIC_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Knights Corner core PMU simulator: register model (see knc_sim_model.h).
+ *
+ * Counting rules, from seed 000 table 1-5: a counter counts when its EvtSel
+ * EN bit and its IA32_PERF_GLOBAL_CTRL bit are both set, the event and unit
+ * mask select a defined event, the ring matches USR/OS, and SPFLT (if it
+ * controls the counter) has USER_PREF set. With CMASK zero the counter adds
+ * the occurrences of each cycle; otherwise it adds one per cycle whose
+ * occurrences reach CMASK (INV inverts that test); E counts only the cycle
+ * where the condition starts, which for a burst is its first cycle.
+ *
+ * Overflow past 40 bits sets the counter's sticky GLOBAL_STATUS bit, with or
+ * without INT. The PMI line is high while a status bit of a counter with INT
+ * set is; a rising edge is delivered when the LVT entry is unmasked and
+ * masks it (seed 000, 1.4.3.9), so a driver that does not unmask the entry
+ * gets no further PMIs.
+ */
+#include <linux/string.h>
+
+#include "knc_sim_model.h"
+
+static void knc_sim_update_line(struct knc_sim_regs *r)
+{
+	bool line = false;
+	unsigned int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+		if ((r->global_status & BIT_ULL(i)) &&
+		    (r->evtsel[i] & KNC_EVTSEL_INT))
+			line = true;
+
+	if (line && !r->pmi_line && !r->lvt_masked) {
+		r->lvt_masked = true;
+		r->pmi_raise = true;
+	}
+	r->pmi_line = line;
+}
+
+/** knc_sim_reset - warm reset: every PMU register reads zero */
+void knc_sim_reset(struct knc_sim_regs *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void knc_sim_write_counter_reg(struct knc_sim_regs *r, unsigned int idx, u64 val)
+{
+	r->ctr[idx] = val & KNC_CNTVAL_MASK;
+}
+
+void knc_sim_write_evtsel_reg(struct knc_sim_regs *r, unsigned int idx, u64 val)
+{
+	r->evtsel[idx] = val & GENMASK_ULL(31, 0);
+	knc_sim_update_line(r);
+}
+
+void knc_sim_write_global_ctrl_reg(struct knc_sim_regs *r, u64 val)
+{
+	r->global_ctrl = val & KNC_COUNTERS_MASK;
+}
+
+void knc_sim_write_ovf_ctrl_reg(struct knc_sim_regs *r, u64 val)
+{
+	r->global_status &= ~(val & KNC_COUNTERS_MASK);
+	knc_sim_update_line(r);
+}
+
+void knc_sim_unmask_pmi(struct knc_sim_regs *r)
+{
+	r->lvt_masked = false;
+}
+
+static bool knc_sim_counts(const struct knc_sim_regs *r, unsigned int idx,
+			   const struct knc_sim_burst *b)
+{
+	u64 sel = r->evtsel[idx];
+
+	if (!(sel & KNC_EVTSEL_EN) || !(r->global_ctrl & BIT_ULL(idx)))
+		return false;
+	if ((sel & KNC_EVTSEL_EVENT) != b->event ||
+	    ((sel & KNC_EVTSEL_UMASK) >> 8) != b->umask)
+		return false;
+	if (knc_event_lookup(b->event, b->umask) < 0)
+		return false;
+	if (!(sel & (b->user ? KNC_EVTSEL_USR : KNC_EVTSEL_OS)))
+		return false;
+	if ((r->spflt & BIT_ULL(idx)) && !(r->spflt & KNC_SPFLT_USER_PREF))
+		return false;
+	return true;
+}
+
+/* What the counter adds per cycle of the burst (edge detection aside). */
+static u64 knc_sim_rate(u64 sel, const struct knc_sim_burst *b)
+{
+	u8 cmask = (sel & KNC_EVTSEL_CMASK) >> 24;
+	bool cond;
+
+	if (!cmask)
+		return b->per_cycle;
+	cond = b->per_cycle >= cmask;
+	if (sel & KNC_EVTSEL_INV)
+		cond = !cond;
+	return cond;
+}
+
+/**
+ * knc_sim_step - let the PMU see (part of) a burst of events
+ * @r: the PMU
+ * @b: the burst; b->cycles is reduced by the cycles consumed
+ *
+ * Consumes cycles up to and including the first one in which a counter
+ * with INT set overflows, so that the PMI is taken before later events
+ * arrive, as on hardware. Call again while b->cycles is non-zero.
+ *
+ * Return: true when this step delivered a PMI (r->pmi_raise is set).
+ */
+bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b)
+{
+	u64 n = b->cycles, inc[KNC_NUM_COUNTERS] = { 0 };
+	bool edge_now = !b->started, raised = r->pmi_raise;
+	unsigned int i;
+
+	if (!n)
+		return false;
+
+	/* Find how many cycles run before the first interrupting overflow. */
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
+		u64 sel = r->evtsel[i], rate, room;
+
+		if (!knc_sim_counts(r, i, b))
+			continue;
+		rate = knc_sim_rate(sel, b);
+		if (sel & KNC_EVTSEL_EDGE)
+			rate = rate && edge_now;
+		if (!rate)
+			continue;
+		inc[i] = rate;
+		if (!(sel & KNC_EVTSEL_INT))
+			continue;
+		room = KNC_CNTVAL_MASK - r->ctr[i] + 1;
+		if (sel & KNC_EVTSEL_EDGE)
+			n = room == 1 ? 1 : n;
+		else if (n > (room + rate - 1) / rate)
+			n = (room + rate - 1) / rate;
+	}
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
+		u64 add = r->evtsel[i] & KNC_EVTSEL_EDGE ? inc[i] : inc[i] * n;
+		u64 sum = r->ctr[i] + add;
+
+		if (!add)
+			continue;
+		if (sum > KNC_CNTVAL_MASK)
+			r->global_status |= BIT_ULL(i);
+		r->ctr[i] = sum & KNC_CNTVAL_MASK;
+	}
+
+	b->cycles -= n;
+	b->started = true;
+	knc_sim_update_line(r);
+	return r->pmi_raise && !raised;
+}
