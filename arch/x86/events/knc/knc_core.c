@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Knights Corner core PMU: a standalone perf PMU named "knc".
+ *
+ * Two general counters per hardware thread, 40 bits wide, programmed
+ * through P6-style event selects (seed 000, section 1.4). The registers are
+ * reached through struct knc_hw_ops: the native MSRs on a KNC coprocessor,
+ * or the simulator (module parameter sim=1) anywhere else.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <asm/hardirq.h>
+#include <asm/nmi.h>
+
+#include "knc_hw.h"
+#include "knc_logic.h"
+
+static bool sim;
+module_param(sim, bool, 0444);
+MODULE_PARM_DESC(sim, "Drive the simulated KNC PMU instead of the MSRs, for machines without KNC hardware (see tools/knc/knc-sim)");
+
+static const struct knc_hw_ops *knc_hw;
+
+/**
+ * struct knc_cpu_hw - per-CPU driver state
+ * @events: the event on each counter, or NULL
+ * @enabled: the PMU is enabled (perf core's pmu_enable/pmu_disable)
+ */
+struct knc_cpu_hw {
+	struct perf_event *events[KNC_NUM_COUNTERS];
+	bool enabled;
+};
+
+static DEFINE_PER_CPU(struct knc_cpu_hw, knc_cpu_hw);
+static enum cpuhp_state knc_hp_state;
+static atomic_t knc_task_pinned = ATOMIC_INIT(0);
+
+static u8 knc_event_cntmask(const struct perf_event *event)
+{
+	int idx = knc_config_check(event->attr.config);
+
+	return idx < 0 ? 0 : knc_events[idx].cntmask;
+}
+
+/* Fold the counter's progress since the last read into the 64-bit count. */
+static u64 knc_event_update(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now, delta;
+
+	/* The PMI handler may update the same event between our two reads. */
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = knc_hw->read_counter(hwc->idx);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	delta = knc_delta(prev, now);
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+	return now;
+}
+
+/* Program the counter to overflow at the end of the period. */
+static bool knc_event_set_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	bool elapsed = knc_period_adjust(&left, hwc->sample_period);
+	u64 start = knc_counter_start(left);
+
+	if (elapsed)
+		hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, left);
+	local64_set(&hwc->prev_count, start);
+	knc_hw->write_counter(hwc->idx, start);
+	perf_event_update_userpage(event);
+	return elapsed;
+}
+
+static void knc_pmu_start(struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+	if (flags & PERF_EF_RELOAD) {
+		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
+		knc_event_set_period(event);
+	}
+	hwc->state = 0;
+	knc_hw->write_evtsel(hwc->idx, hwc->config);
+	perf_event_update_userpage(event);
+}
+
+static void knc_pmu_stop(struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!(hwc->state & PERF_HES_STOPPED)) {
+		knc_hw->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
+		hwc->state |= PERF_HES_STOPPED;
+	}
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		knc_event_update(event);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+/* Move a scheduled event to another counter, keeping its count. */
+static void knc_event_move(struct knc_cpu_hw *cpuc, struct perf_event *event,
+			   int to)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	bool running = !(hwc->state & PERF_HES_STOPPED);
+
+	knc_pmu_stop(event, PERF_EF_UPDATE);
+	cpuc->events[hwc->idx] = NULL;
+	hwc->idx = to;
+	cpuc->events[to] = event;
+	if (running)
+		knc_pmu_start(event, PERF_EF_RELOAD);
+}
+
+static int knc_pmu_add(struct perf_event *event, int flags)
+{
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	struct perf_event *evs[KNC_NUM_COUNTERS];
+	int hint[KNC_NUM_COUNTERS], assign[KNC_NUM_COUNTERS];
+	u8 cntmask[KNC_NUM_COUNTERS];
+	int i, n = 0;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
+		if (!cpuc->events[i])
+			continue;
+		evs[n] = cpuc->events[i];
+		cntmask[n] = knc_event_cntmask(evs[n]);
+		hint[n++] = i;
+	}
+	if (n == KNC_NUM_COUNTERS)
+		return -EAGAIN;
+	evs[n] = event;
+	cntmask[n] = knc_event_cntmask(event);
+	hint[n++] = -1;
+	/* Both counters busy or a counter-0 event already on counter 0. */
+	if (knc_assign(cntmask, hint, n, assign))
+		return -EAGAIN;
+
+	for (i = 0; i < n - 1; i++)
+		if (assign[i] != hint[i])
+			knc_event_move(cpuc, evs[i], assign[i]);
+
+	event->hw.idx = assign[n - 1];
+	cpuc->events[event->hw.idx] = event;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		knc_pmu_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void knc_pmu_del(struct perf_event *event, int flags)
+{
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+
+	knc_pmu_stop(event, PERF_EF_UPDATE);
+	cpuc->events[event->hw.idx] = NULL;
+	event->hw.idx = -1;
+	perf_event_update_userpage(event);
+}
+
+static void knc_pmu_read(struct perf_event *event)
+{
+	knc_event_update(event);
+}
+
+/*
+ * GLOBAL_CTRL is the PMU-wide switch: both bits set while perf has the PMU
+ * enabled; each counter's EvtSel.EN says whether it runs.
+ */
+static void knc_pmu_enable(struct pmu *pmu)
+{
+	this_cpu_ptr(&knc_cpu_hw)->enabled = true;
+	knc_hw->write_global_ctrl(KNC_COUNTERS_MASK);
+}
+
+static void knc_pmu_disable(struct pmu *pmu)
+{
+	this_cpu_ptr(&knc_cpu_hw)->enabled = false;
+	knc_hw->write_global_ctrl(0);
+}
+
+/* Can the event's group, with the event, be counted at once? */
+static int knc_validate_group(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+	struct perf_event *evs[KNC_NUM_COUNTERS + 1];
+	u8 cntmask[KNC_NUM_COUNTERS + 1];
+	int assign[KNC_NUM_COUNTERS + 1];
+	int i, n = 0;
+
+	if (leader->pmu == event->pmu)
+		evs[n++] = leader;
+	for_each_sibling_event(sibling, leader) {
+		if (sibling->pmu != event->pmu)
+			continue;
+		if (n == KNC_NUM_COUNTERS)
+			return -EINVAL;
+		evs[n++] = sibling;
+	}
+	if (event != leader) {
+		if (n == KNC_NUM_COUNTERS)
+			return -EINVAL;
+		evs[n++] = event;
+	}
+	for (i = 0; i < n; i++)
+		cntmask[i] = knc_event_cntmask(evs[i]);
+	return knc_assign(cntmask, NULL, n, assign) ? -EINVAL : 0;
+}
+
+/*
+ * Linux 6.1 keeps a task's perf context, and its pointer to this PMU, for
+ * the task's whole life once a per-task event existed; unloading the module
+ * then leaves context switches calling into freed memory. Pin the module
+ * from the first per-task event on. 6.2 reworked contexts (each PMU's part
+ * is freed with its last event), so Kbuild sets KNC_PIN_TASK_CONTEXT only
+ * before it.
+ */
+#ifdef KNC_PIN_TASK_CONTEXT
+static const bool knc_pin_task_context = true;
+#else
+static const bool knc_pin_task_context;
+#endif
+
+static void knc_pin_for_task_context(struct perf_event *event)
+{
+	if (!knc_pin_task_context)
+		return;
+	if (!(event->attach_state & PERF_ATTACH_TASK))
+		return;
+	if (atomic_xchg(&knc_task_pinned, 1))
+		return;
+	__module_get(THIS_MODULE);
+	pr_info("per-task event opened: module pinned until reboot, as Linux 6.1 task contexts keep pointing at the PMU\n");
+}
+
+static int knc_pmu_event_init(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct hw_perf_event *hwc = &event->hw;
+	int ret;
+
+	if (attr->type != event->pmu->type)
+		return -ENOENT;
+	if (attr->config1 || attr->config2)
+		return -EINVAL;
+	ret = knc_config_check(attr->config);
+	if (ret < 0)
+		return ret;
+	if (attr->precise_ip || has_branch_stack(event))
+		return -EOPNOTSUPP;
+
+	ret = knc_validate_group(event);
+	if (ret)
+		return ret;
+
+	hwc->config = knc_evtsel(attr->config, !attr->exclude_user,
+				 !attr->exclude_kernel);
+	hwc->idx = -1;
+	if (!is_sampling_event(event)) {
+		/* Take a PMI every half range to fold the 40-bit counter. */
+		hwc->sample_period = KNC_MAX_PERIOD;
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
+	knc_pin_for_task_context(event);
+	return 0;
+}
+
+/*
+ * The PMI, delivered as an NMI, in the order seed 000 (1.4.3.9) prescribes:
+ * stop the counters, read and clear the overflow status, unmask the LVT
+ * entry the APIC masked on delivery, reload the counters, restart. With the
+ * counters stopped no overflow can slip in between reading and clearing.
+ */
+static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	unsigned long status;
+	int idx, handled = 0;
+
+	if (!knc_hw->read_global_status())
+		return NMI_DONE;
+
+	knc_hw->write_global_ctrl(0);
+	status = knc_hw->read_global_status() & KNC_COUNTERS_MASK;
+	knc_hw->write_ovf_ctrl(status);
+	knc_hw->unmask_pmi();
+
+	for_each_set_bit(idx, &status, KNC_NUM_COUNTERS) {
+		struct perf_event *event = cpuc->events[idx];
+
+		handled++;
+		if (!event || (event->hw.state & PERF_HES_STOPPED))
+			continue;
+		knc_event_update(event);
+		knc_event_set_period(event);
+	}
+
+	if (cpuc->enabled)
+		knc_hw->write_global_ctrl(KNC_COUNTERS_MASK);
+	if (handled)
+		inc_irq_stat(apic_perf_irqs);
+	return handled ? handled : NMI_HANDLED;
+}
+
+static int knc_cpu_online(unsigned int cpu)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	knc_hw->cpu_online();
+	local_irq_restore(flags);
+	return 0;
+}
+
+static int knc_cpu_offline(unsigned int cpu)
+{
+	if (knc_hw->cpu_offline)
+		knc_hw->cpu_offline();
+	return 0;
+}
+
+PMU_FORMAT_ATTR(event, "config:0-7");
+PMU_FORMAT_ATTR(umask, "config:8-15");
+PMU_FORMAT_ATTR(edge, "config:18");
+PMU_FORMAT_ATTR(inv, "config:23");
+PMU_FORMAT_ATTR(cmask, "config:24-31");
+
+static struct attribute *knc_format_attrs[] = {
+	&format_attr_event.attr,
+	&format_attr_umask.attr,
+	&format_attr_edge.attr,
+	&format_attr_inv.attr,
+	&format_attr_cmask.attr,
+	NULL,
+};
+
+static const struct attribute_group knc_format_group = {
+	.name = "format",
+	.attrs = knc_format_attrs,
+};
+
+/* events/: one alias per table event and generic name, built at load. */
+static struct attribute_group knc_events_group = {
+	.name = "events",
+};
+
+static const struct attribute_group *knc_attr_groups[] = {
+	&knc_format_group,
+	&knc_events_group,
+	NULL,
+};
+
+static struct dev_ext_attribute *knc_event_attrs;
+
+static ssize_t knc_event_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
+{
+	struct dev_ext_attribute *ea =
+		container_of(attr, struct dev_ext_attribute, attr);
+	const struct knc_event_desc *d = ea->var;
+
+	return sysfs_emit(page, "event=0x%02x,umask=0x%02x,period=%u\n",
+			  d->event, d->umask, d->period);
+}
+
+static int knc_events_attrs_init(void)
+{
+	unsigned int n = knc_num_events + knc_num_aliases, i;
+	struct attribute **attrs;
+
+	knc_event_attrs = kcalloc(n, sizeof(*knc_event_attrs), GFP_KERNEL);
+	attrs = kcalloc(n + 1, sizeof(*attrs), GFP_KERNEL);
+	if (!knc_event_attrs || !attrs) {
+		kfree(knc_event_attrs);
+		kfree(attrs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct dev_ext_attribute *ea = &knc_event_attrs[i];
+		const struct knc_event_desc *d = i < knc_num_events ?
+			&knc_events[i] : &knc_aliases[i - knc_num_events];
+
+		sysfs_attr_init(&ea->attr.attr);
+		ea->attr.attr.name = d->name;
+		ea->attr.attr.mode = 0444;
+		ea->attr.show = knc_event_show;
+		ea->var = (void *)d;
+		attrs[i] = &ea->attr.attr;
+	}
+	knc_events_group.attrs = attrs;
+	return 0;
+}
+
+static void knc_events_attrs_free(void)
+{
+	kfree(knc_events_group.attrs);
+	kfree(knc_event_attrs);
+}
+
+/*
+ * No cpumask attribute: perf would take the PMU for an uncore one. The
+ * context is perf_hw_context; PERF_PMU_CAP_HETEROGENEOUS_CPUS lets it share
+ * that context with the x86 core PMU, and lets a reload take it again (6.1
+ * remembers forever that a PMU took it, and would otherwise WARN and
+ * demote us to CPU-wide only).
+ */
+static struct pmu knc_pmu = {
+	.module		= THIS_MODULE,
+	.task_ctx_nr	= perf_hw_context,
+	.capabilities	= PERF_PMU_CAP_HETEROGENEOUS_CPUS |
+			  PERF_PMU_CAP_NO_INTERRUPT,
+	.attr_groups	= knc_attr_groups,
+	.event_init	= knc_pmu_event_init,
+	.add		= knc_pmu_add,
+	.del		= knc_pmu_del,
+	.start		= knc_pmu_start,
+	.stop		= knc_pmu_stop,
+	.read		= knc_pmu_read,
+	.pmu_enable	= knc_pmu_enable,
+	.pmu_disable	= knc_pmu_disable,
+};
+
+static int __init knc_pmu_init(void)
+{
+	int ret;
+
+	if (sim) {
+		knc_hw = &knc_sim_ops;
+	} else if (knc_native_present()) {
+		knc_hw = &knc_native_ops;
+	} else {
+		pr_info("no Knights Corner PMU on this CPU (family %u model %u); load with sim=1 for the simulated PMU\n",
+			boot_cpu_data.x86, boot_cpu_data.x86_model);
+		return -ENODEV;
+	}
+
+	ret = knc_events_attrs_init();
+	if (ret)
+		return ret;
+	ret = knc_hw->probe();
+	if (ret) {
+		pr_err("%s PMU unavailable (%d): the x86 core PMU may be using the counters\n",
+		       knc_hw->name, ret);
+		goto err_attrs;
+	}
+	ret = register_nmi_handler(NMI_LOCAL, knc_pmi_handler, 0, "knc_pmi");
+	if (ret)
+		goto err_remove;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf/x86/knc:online",
+				knc_cpu_online, knc_cpu_offline);
+	if (ret < 0)
+		goto err_nmi;
+	knc_hp_state = ret;
+
+	ret = perf_pmu_register(&knc_pmu, "knc", -1);
+	if (ret)
+		goto err_cpuhp;
+
+	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events\n",
+		knc_hw->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS,
+		knc_num_events);
+	return 0;
+
+err_cpuhp:
+	cpuhp_remove_state(knc_hp_state);
+err_nmi:
+	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
+err_remove:
+	knc_hw->remove();
+err_attrs:
+	knc_events_attrs_free();
+	return ret;
+}
+
+static void __exit knc_pmu_exit(void)
+{
+	perf_pmu_unregister(&knc_pmu);
+	cpuhp_remove_state(knc_hp_state);
+	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
+	knc_hw->remove();
+	knc_events_attrs_free();
+}
+
+module_init(knc_pmu_init);
+module_exit(knc_pmu_exit);
+
+MODULE_DESCRIPTION("Intel Xeon Phi (Knights Corner) core PMU for perf, with a simulated PMU for machines without one");
+MODULE_LICENSE("GPL");

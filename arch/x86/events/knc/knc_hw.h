@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Knights Corner core PMU: the hardware interface.
+ *
+ * The driver core (knc_core.c) programs the PMU only through these ops; the
+ * native backend (knc_native.c) implements them with the KNC MSRs, the
+ * simulator (knc_sim.c) with per-CPU registers in memory. Every op acts on
+ * the PMU of the calling CPU and is called with interrupts disabled or from
+ * the PMI (NMI) handler.
+ */
+#ifndef _KNC_HW_H
+#define _KNC_HW_H
+
+#include <linux/types.h>
+
+struct pt_regs;
+
+/**
+ * struct knc_hw_ops - one implementation of the KNC core PMU registers
+ * @name: backend name, reported in dmesg
+ * @probe: claim the hardware; called once at module load
+ * @remove: release what probe claimed
+ * @cpu_online: reset this CPU's PMU state (all registers zero, the LVT
+ *	performance entry routed as an NMI and unmasked)
+ * @cpu_offline: optional; quiesce this CPU's PMU before it goes down
+ * @read_counter: IA32_PerfCntrX, 40 bits, zero extended
+ * @write_counter: IA32_PerfCntrX; all 40 bits are written
+ * @write_evtsel: IA32_PerfEvtSelX
+ * @write_global_ctrl: IA32_PERF_GLOBAL_CTRL
+ * @read_global_status: IA32_PERF_GLOBAL_STATUS, sticky overflow bits
+ * @write_ovf_ctrl: IA32_PERF_GLOBAL_OVF_CONTROL, write 1 to clear status
+ * @unmask_pmi: unmask the local APIC LVT performance entry, which the APIC
+ *	masks when it delivers a PMI
+ */
+struct knc_hw_ops {
+	const char *name;
+	int (*probe)(void);
+	void (*remove)(void);
+	void (*cpu_online)(void);
+	void (*cpu_offline)(void);
+	u64 (*read_counter)(unsigned int idx);
+	void (*write_counter)(unsigned int idx, u64 val);
+	void (*write_evtsel)(unsigned int idx, u64 val);
+	void (*write_global_ctrl)(u64 val);
+	u64 (*read_global_status)(void);
+	void (*write_ovf_ctrl)(u64 val);
+	void (*unmask_pmi)(void);
+};
+
+extern const struct knc_hw_ops knc_native_ops;
+extern const struct knc_hw_ops knc_sim_ops;
+
+bool knc_native_present(void);
+
+#endif /* _KNC_HW_H */
