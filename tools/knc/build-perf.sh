@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-perf.sh - build perf 6.1 (Debian linux-source-6.1) with the Knights
+# Corner pmu-events tables compiled in.  Called by the top-level `make perf`.
+#
+# Steps (see --help): unpack the kernel source once into build/perf/src/,
+# apply tools/knc/patches/*.patch, copy tools/perf/pmu-events/knc/*.json into
+# arch/x86/knightscorner/, add the KNC mapfile row, build perf out of tree
+# into build/perf/obj/ and leave the binary at build/perf/perf.  A stamp
+# skips all of it when nothing changed.
+
+set -euo pipefail
+
+# Debian packages perf's build needs (installed by the top-level Makefile,
+# not by this script).  python3 runs jevents.py; xz-utils and patch are used
+# here; the -dev packages are what perf 6.1's feature detection needs for the
+# features we keep (libelf/libdw: symbols, probes, DWARF unwinding; zstd, cap,
+# numa, zlib, lzma: compressed data, capabilities, `perf bench numa`).
+PERF_BUILD_DEPS="make gcc libc6-dev python3 xz-utils patch pkg-config flex bison \
+libelf-dev libdw-dev libtraceevent-dev libzstd-dev libcap-dev libnuma-dev \
+zlib1g-dev liblzma-dev"
+# Debian package that ships the kernel source tarball.
+PERF_SOURCE_PACKAGE="linux-source-6.1"
+
+SCRIPT_PATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")"
+REPO="$(cd "$(dirname "$SCRIPT_PATH")/../.." && pwd)"
+
+TARBALL="${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}"
+TAR_TOPDIR="linux-source-6.1"
+# Only what perf's build reads: tools/ (perf, its libs, tools/include), the
+# top Makefile and scripts/ (PERF-VERSION-GEN runs `make kernelversion`),
+# include/ and arch/x86/ (header cross-checks, memcpy/memset sources).
+EXTRACT_PATHS=(Makefile tools scripts include arch/x86)
+
+JSON_DIR="${KNC_JSON_DIR:-$REPO/tools/perf/pmu-events/knc}"
+PATCH_DIR="$REPO/tools/knc/patches"
+OUT="$REPO/build/perf"
+SRC="$OUT/src"
+OBJ="$OUT/obj"
+LOG="$OUT/build.log"
+STAMP="$OUT/.build-stamp"
+UNPACK_STAMP="$SRC/.knc-unpack-stamp"
+JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+
+MAPFILE_ROW="GenuineIntel-11-1,v1,knightscorner,core"
+MODEL_DIR="knightscorner"
+MAKE_VARS=(LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1 WERROR=0)
+
+usage() {
+	cat <<EOF
+Usage: tools/knc/build-perf.sh [--force] [--json-dir DIR]
+       tools/knc/build-perf.sh --print-deps | --help
+
+Build perf 6.1 with the Knights Corner (PMU "knc") pmu-events tables and
+leave it at build/perf/perf (relative to the repository root).
+
+  1. Unpack $TARBALL
+     (package $PERF_SOURCE_PACKAGE) into build/perf/src/, only
+     ${EXTRACT_PATHS[*]}; done once (again only if the tarball or a patch
+     changes).
+  2. Apply tools/knc/patches/*.patch (jevents.py: Unit "knc" -> PMU "knc"),
+     add the mapfile row "$MAPFILE_ROW" to
+     tools/perf/pmu-events/arch/x86/mapfile.csv, and copy the JSON files to
+     tools/perf/pmu-events/arch/x86/$MODEL_DIR/.
+  3. make -C tools/perf ${MAKE_VARS[*]} O=build/perf/obj -j$JOBS
+     (output in build/perf/build.log; its tail is shown on failure).
+  4. Copy the binary to build/perf/perf.
+
+A stamp (sha256 of the JSON files, this script and the patches, plus the
+tarball's path, size and mtime) skips everything when build/perf/perf exists
+and nothing changed; when only the JSON changed the tables are re-copied and
+make runs incrementally.
+
+Options:
+  --json-dir DIR  JSON tables to build in (default tools/perf/pmu-events/knc;
+                  also settable with KNC_JSON_DIR)
+  --force         ignore the stamp and re-run make
+  --print-deps    print the Debian build packages on one line and exit
+  -h, --help      this text
+
+Environment: KNC_LINUX_TARBALL (source tarball), KNC_JSON_DIR, JOBS.
+
+Debian packages needed (installed by the top-level Makefile, not here):
+  $PERF_SOURCE_PACKAGE
+  $PERF_BUILD_DEPS
+
+Try it:  PERF_CPUID=GenuineIntel-11-1-0 build/perf/perf list
+(perf shows JSON events only for PMUs present in sysfs; on a machine without
+a knc PMU point SYSFS_PATH at a fake sysfs tree, as tests/host/perf-list.t
+does.)
+EOF
+}
+
+log() { printf 'build-perf: %s\n' "$*"; }
+die() { printf 'build-perf: error: %s\n' "$*" >&2; exit 1; }
+
+FORCE=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--print-deps) echo "$PERF_SOURCE_PACKAGE $PERF_BUILD_DEPS"; exit 0 ;;
+	--force) FORCE=1 ;;
+	--json-dir) [ $# -ge 2 ] || die "--json-dir needs a directory"
+		JSON_DIR="$2"; shift ;;
+	--json-dir=*) JSON_DIR="${1#--json-dir=}" ;;
+	*) usage >&2; die "unknown argument: $1" ;;
+	esac
+	shift
+done
+
+# ---- inputs -----------------------------------------------------------------
+
+[ -f "$TARBALL" ] || die "$TARBALL not found: install the Debian package $PERF_SOURCE_PACKAGE (apt-get install $PERF_SOURCE_PACKAGE)"
+for tool in xz tar patch make python3 sha256sum; do
+	command -v "$tool" >/dev/null 2>&1 ||
+		die "'$tool' not found; needed packages: $PERF_BUILD_DEPS"
+done
+
+[ -d "$JSON_DIR" ] || die "JSON directory $JSON_DIR does not exist"
+JSON_DIR="$(cd "$JSON_DIR" && pwd)"
+shopt -s nullglob
+JSON_FILES=("$JSON_DIR"/*.json)
+PATCHES=("$PATCH_DIR"/*.patch)
+shopt -u nullglob
+[ ${#JSON_FILES[@]} -gt 0 ] || die "no *.json files in $JSON_DIR"
+
+# Fail early, naming the file, rather than deep inside jevents.py.
+python3 - "${JSON_FILES[@]}" <<'EOF' || die "invalid JSON (see above)"
+import json, sys
+bad = 0
+for path in sys.argv[1:]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        if not isinstance(data, list):
+            raise ValueError("top level is not a JSON array")
+    except (OSError, ValueError) as e:
+        print(f"build-perf: {path}: {e}", file=sys.stderr)
+        bad = 1
+sys.exit(bad)
+EOF
+
+tarball_id() {
+	# path, size, mtime: cheap identity of the source tarball
+	printf 'tarball %s %s\n' "$TARBALL" "$(stat -c '%s %Y' "$TARBALL")"
+}
+
+unpack_stamp() {
+	tarball_id
+	printf 'paths %s\n' "${EXTRACT_PATHS[*]}"
+	local p
+	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
+		printf 'patch %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -d' ' -f1)"
+	done
+}
+
+build_stamp() {
+	unpack_stamp
+	printf 'script %s\n' "$(sha256sum <"$SCRIPT_PATH" | cut -d' ' -f1)"
+	printf 'make %s\n' "${MAKE_VARS[*]}"
+	local f
+	for f in "${JSON_FILES[@]}"; do
+		printf 'json %s %s\n' "$(basename "$f")" "$(sha256sum <"$f" | cut -d' ' -f1)"
+	done
+}
+
+WANT_STAMP="$(build_stamp)"
+if [ "$FORCE" = 0 ] && [ -x "$OUT/perf" ] && [ -f "$STAMP" ] &&
+   [ "$(cat "$STAMP")" = "$WANT_STAMP" ]; then
+	log "build/perf/perf is up to date"
+	exit 0
+fi
+mkdir -p "$OUT"
+rm -f "$STAMP"
+
+# ---- 1. unpack once ----------------------------------------------------------
+
+WANT_UNPACK="$(unpack_stamp)"
+if [ ! -f "$UNPACK_STAMP" ] || [ "$(cat "$UNPACK_STAMP")" != "$WANT_UNPACK" ]; then
+	log "unpacking $(basename "$TARBALL") (${EXTRACT_PATHS[*]}) into build/perf/src"
+	rm -rf "$SRC" "$SRC.tmp" "$OBJ"
+	mkdir -p "$SRC.tmp"
+	members=()
+	for p in "${EXTRACT_PATHS[@]}"; do members+=("$TAR_TOPDIR/$p"); done
+	xz -T0 -dc "$TARBALL" |
+		tar -x -C "$SRC.tmp" --strip-components=1 -f - "${members[@]}" ||
+		die "unpacking $TARBALL failed"
+
+	# 2a. source patches
+	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
+		log "applying $(basename "$p")"
+		patch -d "$SRC.tmp" -p1 -N -s <"$p" >>"$LOG.patch" 2>&1 ||
+			{ cat "$LOG.patch" >&2; die "patch $p does not apply"; }
+	done
+	rm -f "$LOG.patch"
+	printf '%s\n' "$WANT_UNPACK" >"$SRC.tmp/.knc-unpack-stamp"
+	mv "$SRC.tmp" "$SRC"
+fi
+
+# ---- 2. KNC tables -------------------------------------------------------------
+
+EVDIR="$SRC/tools/perf/pmu-events"
+grep -q "'knc': 'knc'" "$EVDIR/jevents.py" ||
+	die "jevents.py lacks the 'knc' unit entry (patch not applied?)"
+
+MAP_CSV="$EVDIR/arch/x86/mapfile.csv"
+if ! grep -qxF "$MAPFILE_ROW" "$MAP_CSV"; then
+	# keep the file newline-terminated before appending
+	[ -z "$(tail -c1 "$MAP_CSV")" ] || echo >>"$MAP_CSV"
+	echo "$MAPFILE_ROW" >>"$MAP_CSV"
+fi
+
+# Replace the whole model directory so a removed JSON file disappears too
+# (fresh mtimes on the copies make pmu-events.c regenerate).
+log "copying ${#JSON_FILES[@]} JSON file(s) from ${JSON_DIR#"$REPO"/} into arch/x86/$MODEL_DIR"
+rm -rf "$EVDIR/arch/x86/$MODEL_DIR"
+mkdir -p "$EVDIR/arch/x86/$MODEL_DIR"
+cp "${JSON_FILES[@]}" "$EVDIR/arch/x86/$MODEL_DIR/"
+
+# ---- 3. build ---------------------------------------------------------------------
+
+mkdir -p "$OBJ"
+log "building perf (make -j$JOBS, log: build/perf/build.log)"
+start=$SECONDS
+# A parent make (`make perf`) must not leak its flags or command-line
+# variables into perf's build; -j is given explicitly.
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+	make -C "$SRC/tools/perf" -j"$JOBS" "${MAKE_VARS[@]}" O="$OBJ" >"$LOG" 2>&1; then
+	echo "----- last 40 lines of $LOG -----" >&2
+	tail -n 40 "$LOG" >&2
+	die "perf build failed (full log: $LOG)"
+fi
+# Report features that were switched off, for the curious.
+if grep -q 'OFF' "$LOG"; then
+	log "optional features off: $(grep -o '[a-z0-9_-]*: \[ .*OFF.* \]' "$LOG" |
+		sed 's/:.*//' | tr '\n' ' ')"
+fi
+
+[ -x "$OBJ/perf" ] || die "make succeeded but $OBJ/perf is missing"
+grep -q "$MODEL_DIR" "$OBJ/pmu-events/pmu-events.c" ||
+	die "the $MODEL_DIR table is missing from the generated pmu-events.c"
+
+# ---- 4. install -------------------------------------------------------------------
+
+cp -f "$OBJ/perf" "$OUT/perf.tmp"
+mv -f "$OUT/perf.tmp" "$OUT/perf"
+printf '%s\n' "$WANT_STAMP" >"$STAMP"
+log "built build/perf/perf ($("$OUT/perf" --version)) in $((SECONDS - start)) s"
