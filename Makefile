@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# knc-pmu: the Knights Corner core PMU for perf, as a loadable module.
+#
+#   make            build knc_pmu.ko (against KDIR) and the test helpers
+#   make check      install what is missing, build, run every test (TAP)
+#   make demo       boot a guest and show perf on the simulated KNC PMU
+#   make perf       build perf 6.1 with the KNC event tables (build/perf/perf)
+#   make deps       install the Debian packages the above need
+#   make clean
+
+# The newest installed kernel headers, unless KDIR is given.
+KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
+PYTHON ?= python3
+KNC := arch/x86/events/knc
+TBL := $(KNC)/knc_events.tbl
+EVENTS_JSON := $(wildcard tools/perf/pmu-events/knc/*.json)
+CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
+
+.PHONY: all module gen tools check test demo perf deps clean
+
+all: module tools
+
+gen: $(TBL)
+
+$(TBL): $(EVENTS_JSON) tools/knc/gen-events.py
+	$(PYTHON) tools/knc/gen-events.py --table $@
+
+module: $(TBL)
+	@test -n "$(KDIR)" || { echo "no kernel headers in /lib/modules/*/build: run 'make deps' or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
+
+tools: build/tests/evopen
+
+build/tests/%: tests/guest/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TOOLS) -o $@ $<
+
+deps:
+	tools/knc/install-deps
+
+# Each step is its own make, so that KDIR is read after deps installed it.
+check: deps
+	$(MAKE) all
+	$(MAKE) perf
+	tests/run
+
+test:
+	tests/run
+
+demo: deps
+	$(MAKE) all
+	$(MAKE) perf
+	tools/knc/knc-vm -- tools/knc/demo
+
+perf:
+	tools/knc/build-perf.sh
+
+clean:
+	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) clean
+	rm -rf build $(TBL)

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest suite (sourced by tests/guest/run.sh).
+
+KNC_SIM=tools/knc/knc-sim
+KNC_KO=arch/x86/events/knc/knc_pmu.ko
+KNC_SYSFS=/sys/bus/event_source/devices/knc
+EVOPEN=${EVOPEN:-build/tests/evopen}
+tap_n=0
+tap_failed=0
+
+# run_case NAME FUNCTION: run one case, its output becomes TAP diagnostics.
+run_case() {
+	local name=$1 fn=$2 log
+	log=$(mktemp)
+	tap_n=$((tap_n + 1))
+	if ( set -e; "$fn" ) >"$log" 2>&1; then
+		echo "ok $tap_n - $name"
+	else
+		echo "not ok $tap_n - $name"
+		tap_failed=$((tap_failed + 1))
+		sed 's/^/# /' "$log"
+	fi
+	rm -f "$log"
+}
+
+fail() {
+	echo "$*"
+	return 1
+}
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+}
+
+# pstat OUT PERF-STAT-ARGS...: perf stat -x';' (event names hold commas); OUT gets "event value pct" lines.
+pstat() {
+	local out=$1 raw
+	shift
+	raw=$(mktemp)
+	perf stat -x';' -o "$raw" "$@" || { cat "$raw"; rm -f "$raw"; return 1; }
+	awk -F';' '!/^#/ && NF > 3 { print $3, $1, $5 }' "$raw" >"$out"
+	cat "$raw"
+	rm -f "$raw"
+}
+
+# count_of OUT EVENT: the value perf reported for EVENT
+count_of() {
+	awk -v e="$2" '$1 == e { print $2 }' "$1"
+}
+
+inject() {
+	"$KNC_SIM" inject "$@"
+}
+
+knc_load() {
+	insmod "$KNC_KO" sim=1 "$@"
+}
+
+knc_unload() {
+	rmmod knc_pmu
+}
+
+# The table events (not the generic aliases), lower case, from the JSON.
+table_events() {
+	python3 tools/knc/gen-events.py --list-table
+}

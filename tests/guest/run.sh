@@ -1,0 +1,300 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest suite: every case that needs the knc module, in one boot.
+# Run inside tools/knc/knc-vm (root, module loaded with sim=1, repo as cwd):
+#   tools/knc/knc-vm -- tests/guest/run.sh [CASE-PATTERN]
+# Prints TAP. Order matters: on Linux 6.1 the first per-task event pins the
+# module, so the load/unload cases run before any per-task one.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/guest/lib.sh
+
+INJECT=/sys/kernel/debug/knc_sim/inject
+
+# --- module life cycle (CPU-wide use only) ---------------------------------
+
+t_refuses_without_sim() {
+	local out
+	knc_unload
+	if out=$(insmod "$KNC_KO" 2>&1); then
+		fail "loaded without sim=1 on a non-KNC CPU"
+	fi
+	echo "$out"
+	echo "$out" | grep -q "No such device" || fail "insmod did not fail with ENODEV"
+	dmesg | tail -n 3 | grep "knc_pmu" | grep -q "sim=1" ||
+		fail "no dmesg line mentioning sim=1"
+	knc_load
+}
+
+t_load_count_unload_20() {
+	local i out warn0 warn1
+	warn0=$(dmesg | grep -c -E "WARNING:|BUG:|Oops" || true)
+	out=$(mktemp)
+	for i in $(seq 1 20); do
+		knc_unload
+		knc_load
+		pstat "$out" -a -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss $((1000 + i)) >/dev/null
+		expect_eq "cycle $i count" $((1000 + i)) "$(count_of "$out" knc/l2_read_miss/)"
+	done
+	warn1=$(dmesg | grep -c -E "WARNING:|BUG:|Oops" || true)
+	expect_eq "kernel warnings" "$warn0" "$warn1"
+}
+
+t_rmmod_refused_with_events_open() {
+	local pid i
+	perf stat -a -e knc/l2_read_miss/ -o /dev/null -- sleep 30 &
+	pid=$!
+	for i in $(seq 1 100); do
+		[ "$(cat /sys/module/knc_pmu/refcnt)" -gt 0 ] && break
+		sleep 0.1
+	done
+	if rmmod knc_pmu; then
+		kill "$pid"
+		fail "rmmod succeeded with an event open"
+	fi
+	kill -INT "$pid"
+	wait "$pid" || true
+	knc_unload
+	knc_load
+}
+
+# --- sysfs and perf list ---------------------------------------------------
+
+t_sysfs_format() {
+	expect_eq event "config:0-7" "$(cat $KNC_SYSFS/format/event)"
+	expect_eq umask "config:8-15" "$(cat $KNC_SYSFS/format/umask)"
+	expect_eq edge "config:18" "$(cat $KNC_SYSFS/format/edge)"
+	expect_eq inv "config:23" "$(cat $KNC_SYSFS/format/inv)"
+	expect_eq cmask "config:24-31" "$(cat $KNC_SYSFS/format/cmask)"
+	expect_eq "format files" 5 "$(ls $KNC_SYSFS/format | wc -l)"
+	[ ! -e $KNC_SYSFS/cpumask ] || fail "cpumask file present: perf would treat knc as uncore"
+}
+
+t_sysfs_aliases_match_json() {
+	local name val n=0
+	while IFS=$'\t' read -r name val; do
+		n=$((n + 1))
+		expect_eq "events/$name" "$val" "$(cat "$KNC_SYSFS/events/$name")"
+	done < <(python3 tools/knc/gen-events.py --expect-sysfs)
+	expect_eq "alias count" "$n" "$(ls $KNC_SYSFS/events | wc -l)"
+}
+
+t_perf_list_all_events() {
+	local list ev n=0
+	list=$(perf list 2>&1)
+	for ev in $(table_events); do
+		n=$((n + 1))
+		echo "$list" | grep -q "knc/$ev/" || fail "perf list lacks knc/$ev/"
+	done
+	expect_eq "table events" 59 "$n"
+}
+
+# --- exact counting --------------------------------------------------------
+
+t_exact_l2_read_miss() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 123456
+	expect_eq count 123456 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+t_exact_every_event() {
+	local out ev i=0 want
+	out=$(mktemp)
+	# Stop the clock model so that cpu_clk_unhalted moves by injection only.
+	"$KNC_SIM" clock-hz 0
+	for ev in $(table_events); do
+		i=$((i + 1))
+		want=$((1000 + 37 * i))
+		pstat "$out" -e "knc/$ev/" -- "$KNC_SIM" inject "$ev" "$want" >/dev/null
+		expect_eq "$ev" "$want" "$(count_of "$out" "knc/$ev/")"
+	done
+	"$KNC_SIM" clock-hz 1100000000
+	expect_eq events 59 "$i"
+}
+
+t_user_vs_kernel() {
+	local out
+	out=$(mktemp)
+	# data_read may use either counter, so both modifiers count at once.
+	pstat "$out" -e knc/data_read/u,knc/data_read/k -- sh -c \
+		"$KNC_SIM inject data_read 100 --user && $KNC_SIM inject data_read 7 --kernel"
+	expect_eq ":u" 100 "$(count_of "$out" knc/data_read/u)"
+	expect_eq ":k" 7 "$(count_of "$out" knc/data_read/k)"
+}
+
+t_both_counters_exact() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/,knc/vpu_elements_active/ -- sh -c \
+		"$KNC_SIM inject l2_read_miss 4242 && $KNC_SIM inject vpu_elements_active 999"
+	expect_eq l2_read_miss 4242 "$(count_of "$out" knc/l2_read_miss/)"
+	expect_eq vpu_elements_active 999 "$(count_of "$out" knc/vpu_elements_active/)"
+}
+
+t_beyond_40_bits() {
+	local out want=$(( (1 << 40) + 12345 )) pmi0 pmi1
+	out=$(mktemp)
+	pmi0=$(awk '$1 == "PMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts)
+	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss $want
+	expect_eq count "$want" "$(count_of "$out" knc/l2_read_miss/)"
+	pmi1=$(awk '$1 == "PMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts)
+	[ "$pmi1" -gt "$pmi0" ] || fail "PMI row in /proc/interrupts did not move ($pmi0 -> $pmi1)"
+	"$KNC_SIM" regs
+	! "$KNC_SIM" regs | grep -q "lvt=masked" || fail "LVT entry left masked"
+	! "$KNC_SIM" regs | grep -q -v "pmi_timeouts=0" || fail "a PMI was not serviced"
+}
+
+t_cmask_inv_edge() {
+	local out
+	out=$(mktemp)
+	# 100 instructions at 2 per cycle: 50 cycles.
+	pstat "$out" -e knc/event=0x16,cmask=2/,knc/event=0x16,cmask=3/ -- \
+		"$KNC_SIM" inject instructions_executed 100 --per-cycle 2
+	expect_eq "cmask=2" 50 "$(count_of "$out" knc/event=0x16,cmask=2/)"
+	expect_eq "cmask=3" 0 "$(count_of "$out" knc/event=0x16,cmask=3/)"
+	pstat "$out" -e knc/event=0x16,cmask=3,inv/,knc/event=0x16,cmask=1,edge/ -- \
+		"$KNC_SIM" inject instructions_executed 100 --per-cycle 2
+	expect_eq "cmask=3,inv" 50 "$(count_of "$out" knc/event=0x16,cmask=3,inv/)"
+	expect_eq "cmask=1,edge" 1 "$(count_of "$out" knc/event=0x16,cmask=1,edge/)"
+}
+
+# --- scheduling ------------------------------------------------------------
+
+t_group_of_counter0_events_einval() {
+	local a b
+	a=$(printf '%#x' $(( 0x10cb ))) # l2_read_miss, counter 0 only
+	b=$(printf '%#x' $(( 0x10cc ))) # l2_write_hit, counter 0 only
+	expect_eq "two counter-0 events" EINVAL "$($EVOPEN -g "$a" "$b")"
+	expect_eq "counter-0 + any" ok "$($EVOPEN -g "$a" 0x16)"
+	expect_eq "three events" EINVAL "$($EVOPEN -g 0x16 0x12 0x2b)"
+	expect_eq "separately" ok "$($EVOPEN "$a" "$b")"
+	! perf stat -e '{knc/l2_read_miss/,knc/l2_write_hit/}' -- true 2>&1 ||
+		true
+}
+
+t_multiplexed_counter0_events() {
+	local out pct1 pct2 c1 c2
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/,knc/l2_write_hit/ -- sh -c \
+		"for i in \$(seq 3000); do echo 'l2_read_miss 100' > $INJECT; echo 'l2_write_hit 100' > $INJECT; done"
+	c1=$(count_of "$out" knc/l2_read_miss/)
+	c2=$(count_of "$out" knc/l2_write_hit/)
+	pct1=$(awk '$1 == "knc/l2_read_miss/" { printf "%d", $3 }' "$out")
+	pct2=$(awk '$1 == "knc/l2_write_hit/" { printf "%d", $3 }' "$out")
+	echo "l2_read_miss $c1 ($pct1%), l2_write_hit $c2 ($pct2%)"
+	[ "$pct1" -gt 0 ] && [ "$pct1" -lt 100 ] || fail "l2_read_miss not multiplexed"
+	[ "$pct2" -gt 0 ] && [ "$pct2" -lt 100 ] || fail "l2_write_hit not multiplexed"
+	# Scaled estimates of 300000 each; multiplexing makes them approximate.
+	[ "$c1" -gt 150000 ] && [ "$c1" -lt 600000 ] || fail "l2_read_miss estimate off"
+	[ "$c2" -gt 150000 ] && [ "$c2" -lt 600000 ] || fail "l2_write_hit estimate off"
+}
+
+t_cpu_wide_one_cpu() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- sh -c \
+		"taskset -c 1 $KNC_SIM inject l2_read_miss 500 && taskset -c 0 $KNC_SIM inject l2_read_miss 70"
+	expect_eq "CPU 1" 500 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+t_per_task_isolation() {
+	local out bg
+	out=$(mktemp)
+	taskset -c 0 sh -c "while :; do echo 'l2_read_miss 1000' > $INJECT; done" &
+	bg=$!
+	pstat "$out" -e knc/l2_read_miss/ -- taskset -c 0 sh -c \
+		"for i in \$(seq 50); do echo 'l2_read_miss 10' > $INJECT; done"
+	kill "$bg"
+	wait "$bg" 2>/dev/null || true
+	expect_eq "own injections only" 500 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+t_clock_model() {
+	local out u k tc
+	out=$(mktemp)
+	pstat "$out" -e task-clock,knc/cpu_clk_unhalted/u,knc/cpu_clk_unhalted/k -- \
+		sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done'
+	u=$(count_of "$out" knc/cpu_clk_unhalted/u)
+	k=$(count_of "$out" knc/cpu_clk_unhalted/k)
+	tc=$(awk '$1 == "task-clock" { printf "%d", $2 * 1000000 }' "$out")
+	echo "user $u kernel $k task-clock ${tc}ns"
+	[ "$u" -gt "$k" ] || fail "a user-mode loop should count mostly user cycles"
+	# 1.1 cycles per ns of task time, within the tick model's slack.
+	[ $(( (u + k) * 10 )) -gt $(( tc * 8 )) ] || fail "too few cycles for 1.1 GHz"
+	[ $(( (u + k) * 10 )) -lt $(( tc * 14 )) ] || fail "too many cycles for 1.1 GHz"
+}
+
+# --- bad input and unsupported requests ------------------------------------
+
+t_bad_config_rejected() {
+	local bit out
+	for bit in 16 17 19 20 21 22 32 40 63; do
+		expect_eq "bit $bit" EINVAL "$($EVOPEN $(( 0x10cb | (1 << bit) )))"
+	done
+	expect_eq "undefined event 0x05" EINVAL "$($EVOPEN 0x05)"
+	expect_eq "undefined umask" EINVAL "$($EVOPEN 0x1016)"
+	! perf stat -e knc/no_such_event/ -- true 2>/dev/null || fail "unknown name accepted"
+	! perf stat -e knc/event=0xcb,umask=0x100/ -- true 2>/dev/null || fail "umask 0x100 accepted"
+	! perf stat -e knc/cmask=256,event=0x16/ -- true 2>/dev/null || fail "cmask 256 accepted"
+	# Nothing was left programmed, and counting still works.
+	! "$KNC_SIM" regs | grep -E -q "evtsel[01]=0x[0-9a-f]*[4-7][0-9a-f]{5} " ||
+		fail "a counter was left enabled"
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 77 >/dev/null
+	expect_eq "count after errors" 77 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+t_sampling_refused() {
+	expect_eq "sampling open" EOPNOTSUPP "$($EVOPEN -s 1000 0x10cb)"
+	! perf record -o /tmp/knc.data -e knc/l2_read_miss/ -c 1000 -- true 2>&1 ||
+		fail "perf record succeeded"
+}
+
+# --- last: the module stays pinned after per-task use ------------------------
+
+t_pinned_after_per_task_use() {
+	local out
+	if out=$(rmmod knc_pmu 2>&1); then
+		knc_load
+		fail "rmmod succeeded after per-task use (Linux 6.1 would keep a dangling context)"
+	fi
+	echo "$out"
+	echo "$out" | grep -q "in use" || fail "rmmod did not fail with EBUSY"
+	expect_eq "pin messages" 1 "$(dmesg | grep -c 'module pinned until reboot')"
+}
+
+cases=(
+	"module refuses to load without sim=1 on a non-KNC CPU|t_refuses_without_sim"
+	"load, count, unload 20 times without a warning|t_load_count_unload_20"
+	"rmmod is refused while an event is open|t_rmmod_refused_with_events_open"
+	"sysfs format matches the EvtSel layout, no cpumask|t_sysfs_format"
+	"sysfs aliases match the JSON table|t_sysfs_aliases_match_json"
+	"perf list shows all 59 knc events|t_perf_list_all_events"
+	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
+	"each of the 59 events counts its own injection exactly|t_exact_every_event"
+	":u and :k count user and kernel injections apart|t_user_vs_kernel"
+	"two events on both counters are both exact|t_both_counters_exact"
+	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"
+	"cmask, inv and edge select cycles|t_cmask_inv_edge"
+	"groups that cannot fit on the counters fail with EINVAL|t_group_of_counter0_events_einval"
+	"two counter-0 events are multiplexed and scaled|t_multiplexed_counter0_events"
+	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
+	"a per-task event ignores other tasks' events|t_per_task_isolation"
+	"the clock model counts cycles at 1.1 GHz, mostly user|t_clock_model"
+	"reserved bits and undefined events are rejected|t_bad_config_rejected"
+	"sampling is refused cleanly|t_sampling_refused"
+	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
+)
+
+echo "TAP version 13"
+for c in "${cases[@]}"; do
+	name=${c%%|*}
+	fn=${c##*|}
+	if [ $# -gt 0 ] && ! [[ $fn == *$1* || $name == *$1* ]]; then
+		continue
+	fi
+	run_case "$name" "$fn"
+done
+echo "1..$tap_n"
+[ "$tap_failed" -eq 0 ]
