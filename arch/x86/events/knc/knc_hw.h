@@ -31,6 +31,10 @@ struct pt_regs;
  * @write_ovf_ctrl: IA32_PERF_GLOBAL_OVF_CONTROL, write 1 to clear status
  * @unmask_pmi: unmask the local APIC LVT performance entry, which the APIC
  *	masks when it delivers a PMI
+ * @sample_regs: optional; the registers of the context in which the
+ *	overflowing events happened, given the PMI's. Hardware interrupts the
+ *	very context (NULL op); the simulator's events happen in a context it
+ *	recorded, not in its own code that the NMI interrupts.
  */
 struct knc_hw_ops {
 	const char *name;
@@ -45,6 +49,7 @@ struct knc_hw_ops {
 	u64 (*read_global_status)(void);
 	void (*write_ovf_ctrl)(u64 val);
 	void (*unmask_pmi)(void);
+	struct pt_regs *(*sample_regs)(struct pt_regs *pmi_regs);
 };
 
 extern const struct knc_hw_ops knc_native_ops;

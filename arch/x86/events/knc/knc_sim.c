@@ -12,8 +12,10 @@
  *    makes the calling CPU's PMU see COUNT occurrences of an event, in user
  *    or kernel mode, in the caller's context. Any table event moves this way.
  *  - a clock model: cpu_clk_unhalted advances at clock_hz (1.1 GHz) while
- *    the CPU is not idle, in the mode seen by a 1 kHz per-CPU tick. It is
- *    the only event that moves by itself.
+ *    the CPU is not idle, in the mode seen by a per-CPU tick. The tick
+ *    comes every millisecond, or sooner when a counter of cycles with INT
+ *    set is due to overflow, so that overflows (and samples) come when
+ *    their cycle does. It is the only event that moves by itself.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +26,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -39,8 +42,10 @@
 
 #define KNC_SIM_CLOCK_EVENT	0x2a	/* CPU_CLK_UNHALTED, umask 0 */
 #define KNC_SIM_TICK_NS		NSEC_PER_MSEC
+#define KNC_SIM_MIN_TICK_NS	(10 * NSEC_PER_USEC)
 #define KNC_SIM_PMI_WAIT_US	100000
 #define KNC_SIM_MAX_COUNT	BIT_ULL(56)
+#define KNC_SIM_MAX_PMI_GAP_NS	(10 * NSEC_PER_MSEC)
 
 /**
  * struct knc_sim_cpu - one CPU's simulated PMU
@@ -49,6 +54,9 @@
  * @tick_on: @tick is queued
  * @clock_ns: when the clock model last caught up
  * @clock_user: the mode the last tick interrupted
+ * @ctx_regs: while a burst runs, the registers of the context its events
+ *	happen in (what samples are attributed to), else NULL
+ * @last_pmi_ns: when the last PMI was sent
  * @pmis: PMIs delivered
  * @pmi_timeouts: PMIs the driver did not service within the wait
  */
@@ -58,23 +66,35 @@ struct knc_sim_cpu {
 	bool tick_on;
 	u64 clock_ns;
 	bool clock_user;
+	struct pt_regs *ctx_regs;
+	u64 last_pmi_ns;
 	unsigned long pmis;
 	unsigned long pmi_timeouts;
 };
 
 static DEFINE_PER_CPU(struct knc_sim_cpu, knc_sim_cpu);
 static u64 knc_sim_clock_hz = 1100000000;
+static u64 knc_sim_pmi_gap_ns = 20 * NSEC_PER_USEC;
 static struct dentry *knc_sim_dir;
 
 /*
  * Deliver a PMI: an NMI to this CPU. Then wait, as hardware would run the
  * ISR before later events, until the handler unmasks the LVT entry. A
  * driver that never unmasks it gets no more PMIs, as the spec warns.
+ *
+ * Injected events arrive all at once, real ones over time: PMIs are paced
+ * at least pmi_min_gap_ns apart (20 us, 50000 per second), so that perf's
+ * throttling sees the rates a real workload would produce. A gap of 0
+ * makes a storm.
  */
 static void knc_sim_deliver_pmi(struct knc_sim_cpu *sc)
 {
+	u64 due = sc->last_pmi_ns + min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns),
+					  KNC_SIM_MAX_PMI_GAP_NS);
 	unsigned int us;
 
+	while (ktime_get_ns() < due)
+		cpu_relax();
 	sc->regs.pmi_raise = false;
 	sc->pmis++;
 	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
@@ -83,10 +103,11 @@ static void knc_sim_deliver_pmi(struct knc_sim_cpu *sc)
 			sc->pmi_timeouts++;
 			pr_err_once("PMI not serviced in %u us: LVT entry left masked\n",
 				    KNC_SIM_PMI_WAIT_US);
-			return;
+			break;
 		}
 		udelay(1);
 	}
+	sc->last_pmi_ns = ktime_get_ns();
 }
 
 /* One step of a burst, up to the next PMI; call with interrupts disabled. */
@@ -103,17 +124,36 @@ static void knc_sim_run(struct knc_sim_cpu *sc, struct knc_sim_burst *b)
 		knc_sim_run_step(sc, b);
 }
 
+static bool knc_sim_counts_clock(const struct knc_sim_regs *r, unsigned int i)
+{
+	return (r->evtsel[i] & KNC_EVTSEL_EN) && (r->global_ctrl & BIT_ULL(i)) &&
+	       (r->evtsel[i] & (KNC_EVTSEL_EVENT | KNC_EVTSEL_UMASK)) ==
+	       KNC_SIM_CLOCK_EVENT;
+}
+
 static bool knc_sim_clock_counting(const struct knc_sim_regs *r)
 {
 	unsigned int i;
 
 	for (i = 0; i < KNC_NUM_COUNTERS; i++)
-		if ((r->evtsel[i] & KNC_EVTSEL_EN) &&
-		    (r->global_ctrl & BIT_ULL(i)) &&
-		    (r->evtsel[i] & (KNC_EVTSEL_EVENT | KNC_EVTSEL_UMASK)) ==
-		    KNC_SIM_CLOCK_EVENT)
+		if (knc_sim_counts_clock(r, i))
 			return true;
 	return false;
+}
+
+/* ns until the clock model's next tick: 1 ms, or the next overflow due. */
+static u64 knc_sim_clock_next_ns(const struct knc_sim_regs *r)
+{
+	u64 mhz = READ_ONCE(knc_sim_clock_hz) / 1000000, next = KNC_SIM_TICK_NS;
+	unsigned int i;
+
+	for (i = 0; mhz && i < KNC_NUM_COUNTERS; i++) {
+		u64 room = KNC_CNTVAL_MASK - r->ctr[i] + 1;
+
+		if (knc_sim_counts_clock(r, i) && (r->evtsel[i] & KNC_EVTSEL_INT))
+			next = min(next, div64_u64(room * 1000 + mhz - 1, mhz));
+	}
+	return max_t(u64, next, KNC_SIM_MIN_TICK_NS);
 }
 
 /* Count the cycles since the clock model last ran, in mode @user. */
@@ -142,9 +182,11 @@ static enum hrtimer_restart knc_sim_tick(struct hrtimer *t)
 		sc->tick_on = false;
 		return HRTIMER_NORESTART;
 	}
+	sc->ctx_regs = regs;
 	knc_sim_clock_catch_up(sc, regs && user_mode(regs));
+	sc->ctx_regs = NULL;
 	sc->clock_user = regs && user_mode(regs);
-	hrtimer_forward_now(t, ns_to_ktime(KNC_SIM_TICK_NS));
+	hrtimer_forward_now(t, ns_to_ktime(knc_sim_clock_next_ns(&sc->regs)));
 	return HRTIMER_RESTART;
 }
 
@@ -158,21 +200,40 @@ static struct knc_sim_cpu *knc_sim_sync(void)
 {
 	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
 
-	if (!in_nmi() && sc->tick_on && knc_sim_clock_counting(&sc->regs))
+	if (in_nmi() || !sc->tick_on)
+		return sc;
+	if (knc_sim_clock_counting(&sc->regs)) {
+		/* The cycles are current's: in user mode, at its kernel entry. */
+		if (sc->clock_user && current->mm)
+			sc->ctx_regs = task_pt_regs(current);
 		knc_sim_clock_catch_up(sc, sc->clock_user);
+		sc->ctx_regs = NULL;
+	} else
+		sc->clock_ns = ktime_get_ns();	/* time passes uncounted */
 	return sc;
 }
 
-/* After a register write: start the tick if the clock event now counts. */
+/*
+ * After a register write: start the tick if the clock event now counts, or
+ * bring it forward if a counter of cycles now overflows sooner. The PMI
+ * handler's writes need neither: it runs within the tick, which re-arms
+ * itself from the registers the handler leaves.
+ */
 static void knc_sim_clock_update(struct knc_sim_cpu *sc)
 {
-	if (in_nmi() || sc->tick_on || !knc_sim_clock_counting(&sc->regs))
+	ktime_t due;
+
+	if (in_nmi() || !knc_sim_clock_counting(&sc->regs))
 		return;
-	sc->tick_on = true;
-	sc->clock_ns = ktime_get_ns();
-	sc->clock_user = current->mm && !(current->flags & PF_KTHREAD);
-	hrtimer_start(&sc->tick, ns_to_ktime(KNC_SIM_TICK_NS),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	due = ktime_add_ns(ktime_get(), knc_sim_clock_next_ns(&sc->regs));
+	if (sc->tick_on && ktime_before(hrtimer_get_expires(&sc->tick), due))
+		return;
+	if (!sc->tick_on) {
+		sc->tick_on = true;
+		sc->clock_ns = ktime_get_ns();
+		sc->clock_user = current->mm && !(current->flags & PF_KTHREAD);
+	}
+	hrtimer_start(&sc->tick, due, HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 static void knc_sim_cpu_online(void)
@@ -197,7 +258,10 @@ static u64 knc_sim_read_counter(unsigned int idx)
 
 static void knc_sim_write_counter(unsigned int idx, u64 val)
 {
-	knc_sim_write_counter_reg(&knc_sim_sync()->regs, idx, val);
+	struct knc_sim_cpu *sc = knc_sim_sync();
+
+	knc_sim_write_counter_reg(&sc->regs, idx, val);
+	knc_sim_clock_update(sc);
 }
 
 static void knc_sim_flush_pmi(struct knc_sim_cpu *sc)
@@ -236,6 +300,13 @@ static void knc_sim_write_ovf_ctrl(u64 val)
 static void knc_sim_unmask(void)
 {
 	knc_sim_unmask_pmi(&this_cpu_ptr(&knc_sim_cpu)->regs);
+}
+
+static struct pt_regs *knc_sim_sample_regs(struct pt_regs *pmi_regs)
+{
+	struct pt_regs *ctx = this_cpu_ptr(&knc_sim_cpu)->ctx_regs;
+
+	return ctx ? ctx : pmi_regs;
 }
 
 /*
@@ -307,6 +378,7 @@ static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 				    size_t len, loff_t *ppos)
 {
 	struct knc_sim_burst b = { };
+	struct pt_regs kregs, *ctx;
 	unsigned long flags;
 	char *buf;
 	int ret;
@@ -320,13 +392,29 @@ static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 		return ret;
 
 	/*
+	 * The events happen in the caller's context: in user mode at its
+	 * system call, in kernel mode here in the write path it called.
+	 */
+	if (b.user) {
+		ctx = task_pt_regs(current);
+	} else {
+		perf_fetch_caller_regs(&kregs);
+		ctx = &kregs;
+	}
+
+	/*
 	 * Stay on this CPU, but let the scheduler in between steps: a burst
 	 * that overflows a short period often takes many PMIs.
 	 */
 	migrate_disable();
 	while (b.cycles) {
+		struct knc_sim_cpu *sc;
+
 		local_irq_save(flags);
-		knc_sim_run_step(knc_sim_sync(), &b);
+		sc = knc_sim_sync();
+		sc->ctx_regs = ctx;
+		knc_sim_run_step(sc, &b);
+		sc->ctx_regs = NULL;
 		local_irq_restore(flags);
 		if (!b.cycles)
 			break;
@@ -381,6 +469,8 @@ static int knc_sim_probe(void)
 	debugfs_create_file("regs", 0444, knc_sim_dir, NULL,
 			    &knc_sim_regs_fops);
 	debugfs_create_u64("clock_hz", 0644, knc_sim_dir, &knc_sim_clock_hz);
+	debugfs_create_u64("pmi_min_gap_ns", 0644, knc_sim_dir,
+			   &knc_sim_pmi_gap_ns);
 	return 0;
 }
 
@@ -406,4 +496,5 @@ const struct knc_hw_ops knc_sim_ops = {
 	.read_global_status	= knc_sim_read_global_status,
 	.write_ovf_ctrl		= knc_sim_write_ovf_ctrl,
 	.unmask_pmi		= knc_sim_unmask,
+	.sample_regs		= knc_sim_sample_regs,
 };
