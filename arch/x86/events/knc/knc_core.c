@@ -10,9 +10,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <asm/hardirq.h>
 #include <asm/nmi.h>
 
@@ -23,7 +25,17 @@ static bool sim;
 module_param(sim, bool, 0444);
 MODULE_PARM_DESC(sim, "Drive the simulated KNC PMU instead of the MSRs, for machines without KNC hardware (see tools/knc/knc-sim)");
 
+static bool sampling = true;
+module_param(sampling, bool, 0444);
+MODULE_PARM_DESC(sampling, "Offer sampling events (default 1); 0 makes the PMU count only, as when perf_event_overflow() cannot be found");
+
 static const struct knc_hw_ops *knc_hw;
+
+typedef int (*knc_overflow_fn)(struct perf_event *event,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs);
+/* perf_event_overflow(), or NULL: the PMU then counts only. */
+static knc_overflow_fn knc_overflow;
 
 /**
  * struct knc_cpu_hw - per-CPU driver state
@@ -262,6 +274,8 @@ static int knc_pmu_event_init(struct perf_event *event)
 		return ret;
 	if (attr->precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
+	if (is_sampling_event(event) && !knc_overflow)
+		return -EOPNOTSUPP;
 
 	ret = knc_validate_group(event);
 	if (ret)
@@ -289,6 +303,8 @@ static int knc_pmu_event_init(struct perf_event *event)
 static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	struct perf_sample_data data;
+	struct pt_regs *sregs;
 	unsigned long status;
 	int idx, handled = 0;
 
@@ -300,6 +316,7 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	knc_hw->write_ovf_ctrl(status);
 	knc_hw->unmask_pmi();
 
+	sregs = knc_hw->sample_regs ? knc_hw->sample_regs(regs) : regs;
 	for_each_set_bit(idx, &status, KNC_NUM_COUNTERS) {
 		struct perf_event *event = cpuc->events[idx];
 
@@ -307,7 +324,12 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
 		knc_event_update(event);
-		knc_event_set_period(event);
+		/* Counting events, and pieces of long periods, end here. */
+		if (!knc_event_set_period(event) || !is_sampling_event(event))
+			continue;
+		perf_sample_data_init(&data, 0, event->hw.last_period);
+		if (knc_overflow(event, &data, sregs))
+			knc_pmu_stop(event, 0);	/* throttled */
 	}
 
 	if (cpuc->enabled)
@@ -422,8 +444,7 @@ static void knc_events_attrs_free(void)
 static struct pmu knc_pmu = {
 	.module		= THIS_MODULE,
 	.task_ctx_nr	= perf_hw_context,
-	.capabilities	= PERF_PMU_CAP_HETEROGENEOUS_CPUS |
-			  PERF_PMU_CAP_NO_INTERRUPT,
+	.capabilities	= PERF_PMU_CAP_HETEROGENEOUS_CPUS,
 	.attr_groups	= knc_attr_groups,
 	.event_init	= knc_pmu_event_init,
 	.add		= knc_pmu_add,
@@ -434,6 +455,40 @@ static struct pmu knc_pmu = {
 	.pmu_enable	= knc_pmu_enable,
 	.pmu_disable	= knc_pmu_disable,
 };
+
+/*
+ * perf_event_overflow() hands a sample to perf core, but Linux 6.1 does not
+ * export it (nor perf_event_output()) to modules. kallsyms_lookup_name() is
+ * not exported either, but a kprobe on it reveals its address, and it finds
+ * perf_event_overflow(). The risk is that of any unexported call: no ABI
+ * promise and no modversions check. The static_assert below ties the
+ * pointer's type to the prototype in the headers this module is built
+ * against, and kernels that seal indirect branch targets (IBT) are refused
+ * unless the function starts with ENDBR64. Without it the PMU counts only.
+ */
+static_assert(__same_type(&perf_event_overflow, knc_overflow_fn));
+
+static knc_overflow_fn knc_find_overflow(void)
+{
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long (*lookup)(const char *name);
+	u8 insn[sizeof(endbr64)];
+	unsigned long addr;
+
+	if (register_kprobe(&kp))
+		return NULL;
+	lookup = (void *)kp.addr;
+	unregister_kprobe(&kp);
+	addr = lookup ? lookup("perf_event_overflow") : 0;
+	if (!addr)
+		return NULL;
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
+	    (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)) ||
+	     memcmp(insn, endbr64, sizeof(insn))))
+		return NULL;
+	return (knc_overflow_fn)addr;
+}
 
 static int __init knc_pmu_init(void)
 {
@@ -447,6 +502,15 @@ static int __init knc_pmu_init(void)
 		pr_info("no Knights Corner PMU on this CPU (family %u model %u); load with sim=1 for the simulated PMU\n",
 			boot_cpu_data.x86, boot_cpu_data.x86_model);
 		return -ENODEV;
+	}
+
+	if (sampling)
+		knc_overflow = knc_find_overflow();
+	if (!knc_overflow) {
+		knc_pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+		pr_info("sampling unavailable (%s): counting only\n",
+			sampling ? "perf_event_overflow() not found" :
+			"sampling=0");
 	}
 
 	ret = knc_events_attrs_init();
@@ -471,9 +535,9 @@ static int __init knc_pmu_init(void)
 	if (ret)
 		goto err_cpuhp;
 
-	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events\n",
+	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s\n",
 		knc_hw->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS,
-		knc_num_events);
+		knc_num_events, knc_overflow ? "sampling" : "counting only");
 	return 0;
 
 err_cpuhp:
