@@ -264,6 +264,26 @@ t_bad_config_rejected() {
 	expect_eq "count after errors" 77 "$(count_of "$out" knc/l2_read_miss/)"
 }
 
+# --- the perf built with the KNC tables (make perf) ---------------------------
+
+t_perf_list_descriptions_and_metrics() {
+	# tests/host/perf-list.t, against the live PMU instead of a fake sysfs.
+	KNC_PERF_LIST_REAL_SYSFS=1 tests/host/perf-list.t >/tmp/perf-list.tap
+	grep -v '^ok' /tmp/perf-list.tap || true
+}
+
+t_metrics_compute() {
+	tests/guest/metrics.py
+}
+
+t_alias_default_period() {
+	local d=/tmp/rec0.data
+	# l2_read_miss's alias says period=10007: 100140 events, 10 samples.
+	perf record -o $d -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 100140
+	expect_eq samples 10 "$(nsamples $d)"
+	expect_eq periods 10007 "$(perf script -i $d -F period | sort -u | tr -d ' ')"
+}
+
 # --- sampling ----------------------------------------------------------------
 
 PERF_BUILT=build/perf/perf
@@ -422,6 +442,9 @@ cases=(
 	"a per-task event ignores other tasks' events|t_per_task_isolation"
 	"the clock model counts cycles at 1.1 GHz, mostly user|t_clock_model"
 	"reserved bits and undefined events are rejected|t_bad_config_rejected"
+	"perf list (make perf) shows every event and metric, by topic and group|t_perf_list_descriptions_and_metrics"
+	"perf stat -M computes every metric from the live PMU|t_metrics_compute"
+	"perf record without -c uses the alias's default period|t_alias_default_period"
 	"perf record -c 1000 records exactly 1000 samples of the injector|t_record_exact"
 	"two sampling events at once are each exact|t_record_two_events"
 	"perf record -F 1000 finds the hot function at the right rate|t_record_freq_hot_function"

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check every KNC metric against the live knc PMU (run in the guest).
+
+For each metric of tools/perf/pmu-events/knc/metrics.json: inject known
+counts of each event it uses, run `perf stat -M <metric>` (the perf built by
+`make perf`, with PERF_CPUID set to KNC) and compare the value perf prints
+with the metric's expression evaluated on the injected counts (by
+gen-events.py's own parser). A metric whose events fit on the two counters
+at once must match to perf's printed precision; one whose events perf must
+multiplex (more than two events, or two counter-0-only ones) is injected in
+small steps over many rotations (1 ms each) and must come within 10%:
+multiplexed counts are estimates.
+
+Prints one line per metric, exits 1 if any is off.
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PERF = os.path.join(REPO, "build", "perf", "perf")
+INJECT = "/sys/kernel/debug/knc_sim/inject"
+MUX = "/sys/bus/event_source/devices/knc/perf_event_mux_interval_ms"
+
+spec = importlib.util.spec_from_file_location(
+    "gen_events", os.path.join(REPO, "tools", "knc", "gen-events.py"))
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+
+
+def perf_stat(metric, script):
+    env = dict(os.environ, PERF_CPUID="GenuineIntel-11-1-0", LC_ALL="C")
+    p = subprocess.run([PERF, "stat", "-x", ";", "-M", metric, "--",
+                        "sh", "-c", script], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    for line in p.stdout.splitlines():
+        f = line.split(";")
+        if len(f) > 6 and f[6].split()[-1:] == [metric] and f[5]:
+            return f[5], p.stdout
+    return None, p.stdout
+
+
+def main():
+    cat = gen.load_catalog(gen.DEFAULT_EVENTS_DIR)
+    table = {ev.name: ev for ev in gen.table_events(cat)}
+    bad = 0
+    with open("/sys/kernel/debug/knc_sim/clock_hz", "w") as f:
+        f.write("0\n")	# cycles by injection only
+    with open(MUX) as f:
+        mux = f.read().strip()
+    with open(MUX, "w") as f:
+        f.write("1\n")
+    try:
+        for m in cat.metrics:
+            name, expr = m.get("MetricName"), m.get("MetricExpr")
+            tree = gen.parse_expr(expr)
+            names = sorted(set(gen.expr_ids(tree)))
+            counts = {n: 500 * (i + 2) + 37 * i for i, n in enumerate(names)}
+            c0 = sum(table[n].cntmask == 1 for n in names)
+            exact = len(names) <= 2 and c0 <= 1
+            steps = 1 if exact else 4000
+            lines = " ".join(f"echo '{table[n].sysfs} {counts[n]}' > {INJECT};"
+                             for n in names)
+            script = lines if exact else f"i=0; while [ $i -lt {steps} ]; do {lines} i=$((i+1)); done"
+            scale = float((m.get("ScaleUnit") or "1").rstrip("abcdefghijklmnopqrstuvwxyz_/%"))
+            want = gen.eval_expr(tree, {n: float(c) for n, c in counts.items()}) * scale
+            got, out = perf_stat(name, script)
+            if got is None:
+                ok, why = False, "perf printed no value"
+            else:
+                decimals = len(got.split(".")[1]) if "." in got else 0
+                tol = 0.5 * 10 ** -decimals + 1e-9 if exact else abs(want) * 0.10
+                ok = abs(float(got) - want) <= tol
+                why = f"printed {got}, expected {want:.4f} ({'exact' if exact else 'multiplexed, 10%'})"
+            print(f"{'ok' if ok else 'FAIL'} {name}: {expr}: {why}")
+            if not ok:
+                bad += 1
+                print(out)
+    finally:
+        with open(MUX, "w") as f:
+            f.write(mux + "\n")
+        with open("/sys/kernel/debug/knc_sim/clock_hz", "w") as f:
+            f.write("1100000000\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
