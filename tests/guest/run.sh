@@ -393,6 +393,24 @@ t_two_overflows_one_pmi() {
 	expect_eq "PMIs" 199 $((p1 - p0))
 }
 
+t_overflow_during_handler() {
+	local d=/tmp/rec8.data out
+	# 1500 events arrive while each PMI is serviced: each overflows the
+	# period of 1000 the handler just reloaded, so every PMI is followed
+	# by one raised inside the handler. None may be lost.
+	"$KNC_SIM" race-events 1500
+	perf record -o $d -e knc/data_read/ -c 1000 -- "$KNC_SIM" inject data_read 1000000
+	"$KNC_SIM" race-events 0
+	expect_eq samples 1000 "$(nsamples $d)"
+	! perf report -i $d --stats | grep -E "LOST|THROTTLE" || fail "lost or throttled samples"
+	! "$KNC_SIM" regs | grep -q -v "pmi_timeouts=0" || fail "a PMI was not serviced"
+	out=$(mktemp)
+	"$KNC_SIM" race-events 1500
+	pstat "$out" -e knc/data_read/ -- "$KNC_SIM" inject data_read 777777 >/dev/null
+	"$KNC_SIM" race-events 0
+	expect_eq "count with events during the handler" 777777 "$(count_of "$out" knc/data_read/)"
+}
+
 t_storm_throttles() {
 	local d=/tmp/rec7.data out max
 	"$KNC_SIM" pmi-gap 0
@@ -452,6 +470,7 @@ cases=(
 	"overflow signals with IOC_REFRESH and IOC_PERIOD are exact|t_overflow_signals"
 	"periods beyond 2^39-1 are split|t_long_period_split"
 	"two overflows in one PMI and back to back are all delivered|t_two_overflows_one_pmi"
+	"an overflow while the PMI handler runs is not lost|t_overflow_during_handler"
 	"a PMI storm throttles and counting stays exact|t_storm_throttles"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )

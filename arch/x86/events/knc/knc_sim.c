@@ -56,6 +56,8 @@
  * @clock_user: the mode the last tick interrupted
  * @ctx_regs: while a burst runs, the registers of the context its events
  *	happen in (what samples are attributed to), else NULL
+ * @race: while a PMI of an injected burst is being serviced, that burst:
+ *	race_events of it arrive when the handler restarts the counters
  * @last_pmi_ns: when the last PMI was sent
  * @pmis: PMIs delivered
  * @pmi_timeouts: PMIs the driver did not service within the wait
@@ -67,6 +69,7 @@ struct knc_sim_cpu {
 	u64 clock_ns;
 	bool clock_user;
 	struct pt_regs *ctx_regs;
+	struct knc_sim_burst *race;
 	u64 last_pmi_ns;
 	unsigned long pmis;
 	unsigned long pmi_timeouts;
@@ -75,7 +78,15 @@ struct knc_sim_cpu {
 static DEFINE_PER_CPU(struct knc_sim_cpu, knc_sim_cpu);
 static u64 knc_sim_clock_hz = 1100000000;
 static u64 knc_sim_pmi_gap_ns = 20 * NSEC_PER_USEC;
+static u64 knc_sim_race_events;
 static struct dentry *knc_sim_dir;
+
+static void knc_sim_send_pmi(struct knc_sim_cpu *sc)
+{
+	sc->regs.pmi_raise = false;
+	sc->pmis++;
+	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+}
 
 /*
  * Deliver a PMI: an NMI to this CPU. Then wait, as hardware would run the
@@ -93,11 +104,14 @@ static void knc_sim_deliver_pmi(struct knc_sim_cpu *sc)
 					  KNC_SIM_MAX_PMI_GAP_NS);
 	unsigned int us;
 
+	/* From the PMI handler itself: the NMI is latched until it returns. */
+	if (in_nmi()) {
+		knc_sim_send_pmi(sc);
+		return;
+	}
 	while (ktime_get_ns() < due)
 		cpu_relax();
-	sc->regs.pmi_raise = false;
-	sc->pmis++;
-	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
+	knc_sim_send_pmi(sc);
 	for (us = 0; READ_ONCE(sc->regs.lvt_masked); us++) {
 		if (us == KNC_SIM_PMI_WAIT_US) {
 			sc->pmi_timeouts++;
@@ -114,8 +128,29 @@ static void knc_sim_deliver_pmi(struct knc_sim_cpu *sc)
 static void knc_sim_run_step(struct knc_sim_cpu *sc, struct knc_sim_burst *b)
 {
 	knc_sim_step(&sc->regs, b);
-	if (sc->regs.pmi_raise)
+	if (sc->regs.pmi_raise) {
+		sc->race = b;
 		knc_sim_deliver_pmi(sc);
+		sc->race = NULL;
+	}
+}
+
+/*
+ * Events that arrive while the PMI handler runs (debugfs race_events):
+ * counted from the moment the handler restarts the counters, in NMI
+ * context. An overflow among them raises a PMI that waits for the running
+ * handler to return; a driver that loses it loses samples.
+ */
+static void knc_sim_race(struct knc_sim_cpu *sc)
+{
+	struct knc_sim_burst *b = sc->race, part = *b;
+
+	sc->race = NULL;
+	part.cycles = min(READ_ONCE(knc_sim_race_events), b->cycles);
+	b->cycles -= part.cycles;
+	while (part.cycles)
+		knc_sim_step(&sc->regs, &part);
+	b->started = part.started;
 }
 
 static void knc_sim_run(struct knc_sim_cpu *sc, struct knc_sim_burst *b)
@@ -284,6 +319,8 @@ static void knc_sim_write_global_ctrl(u64 val)
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
 	knc_sim_write_global_ctrl_reg(&sc->regs, val);
+	if (in_nmi() && val && sc->race)
+		knc_sim_race(sc);
 	knc_sim_flush_pmi(sc);
 }
 
@@ -471,6 +508,8 @@ static int knc_sim_probe(void)
 	debugfs_create_u64("clock_hz", 0644, knc_sim_dir, &knc_sim_clock_hz);
 	debugfs_create_u64("pmi_min_gap_ns", 0644, knc_sim_dir,
 			   &knc_sim_pmi_gap_ns);
+	debugfs_create_u64("race_events", 0644, knc_sim_dir,
+			   &knc_sim_race_events);
 	return 0;
 }
 
