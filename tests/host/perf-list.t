@@ -20,7 +20,7 @@ tables (tools/perf/pmu-events/knc/*.json, or $KNC_JSON_DIR), never hard-coded:
 """
 
 import glob
-import json
+import importlib.util
 import os
 import re
 import shutil
@@ -69,34 +69,20 @@ def fixdesc(s):
     return s
 
 
-def topic_of(path):
-    """jevents.py 6.1 get_topic()."""
-    name = os.path.basename(path)
-    if name.endswith("metrics.json"):
-        return "metrics"
-    return name[: -len(".json")].replace("-", " ")
-
-
 # ---- expectations from the JSON ------------------------------------------
 
-events, metrics, load_errors = [], [], []
+# The one reader of the tables: tools/knc/gen-events.py.
+spec = importlib.util.spec_from_file_location(
+    "gen_events", os.path.join(REPO, "tools", "knc", "gen-events.py"))
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
+
+catalog = gen.load_catalog(JSON_DIR)
+load_errors = catalog.load_errors
 json_files = sorted(glob.glob(os.path.join(JSON_DIR, "*.json")))
-for path in json_files:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        if not isinstance(data, list):
-            raise ValueError("top level is not an array")
-    except (OSError, ValueError) as e:
-        load_errors.append(f"{path}: {e}")
-        continue
-    for entry in data:
-        if not isinstance(entry, dict):
-            continue
-        if entry.get("EventName"):
-            events.append(dict(entry, _topic=topic_of(path), _file=os.path.basename(path)))
-        if entry.get("MetricName"):
-            metrics.append(dict(entry, _file=os.path.basename(path)))
+events = [dict(e.data, _topic=gen.topic_of(e.file), _file=e.file)
+          for e in catalog.table + catalog.aliases]
+metrics = [dict(m.data, _file=m.file) for m in catalog.metrics]
 
 check(json_files and not load_errors and events,
       f"JSON tables load from {os.path.relpath(JSON_DIR, REPO)} "

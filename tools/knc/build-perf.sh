@@ -125,21 +125,10 @@ PATCHES=("$PATCH_DIR"/*.patch)
 shopt -u nullglob
 [ ${#JSON_FILES[@]} -gt 0 ] || die "no *.json files in $JSON_DIR"
 
-# Fail early, naming the file, rather than deep inside jevents.py.
-python3 - "${JSON_FILES[@]}" <<'EOF' || die "invalid JSON (see above)"
-import json, sys
-bad = 0
-for path in sys.argv[1:]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        if not isinstance(data, list):
-            raise ValueError("top level is not a JSON array")
-    except (OSError, ValueError) as e:
-        print(f"build-perf: {path}: {e}", file=sys.stderr)
-        bad = 1
-sys.exit(bad)
-EOF
+# Fail early and clearly, rather than deep inside jevents.py: the one
+# validator of the tables is gen-events.py.
+python3 "$REPO/tools/knc/gen-events.py" --check --events-dir "$JSON_DIR" ||
+	die "invalid event tables in $JSON_DIR (see above)"
 
 tarball_id() {
 	# path, size, mtime: cheap identity of the source tarball
