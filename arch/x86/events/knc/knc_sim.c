@@ -56,7 +56,7 @@
  * @clock_user: the mode the last tick interrupted
  * @ctx_regs: while a burst runs, the registers of the context its events
  *	happen in (what samples are attributed to), else NULL
- * @race: while a PMI of an injected burst is being serviced, that burst:
+ * @race: while a PMI of a burst is being serviced, that burst:
  *	race_events of it arrive when the handler restarts the counters
  * @last_pmi_ns: when the last PMI was sent
  * @pmis: PMIs delivered
