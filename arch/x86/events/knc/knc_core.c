@@ -518,8 +518,7 @@ static int __init knc_pmu_init(void)
 		return ret;
 	ret = knc_hw->probe();
 	if (ret) {
-		pr_err("%s PMU unavailable (%d): the x86 core PMU may be using the counters\n",
-		       knc_hw->name, ret);
+		pr_err("%s PMU unavailable (%d)\n", knc_hw->name, ret);
 		goto err_attrs;
 	}
 	ret = register_nmi_handler(NMI_LOCAL, knc_pmi_handler, 0, "knc_pmi");

@@ -2,6 +2,10 @@
 /*
  * Knights Corner core PMU: the native backend, the KNC MSRs themselves.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
 #include <linux/types.h>
 #include <asm/apic.h>
 #include <asm/cpu_device_id.h>
@@ -18,9 +22,41 @@ static const struct x86_cpu_id knc_native_ids[] = {
 	{}
 };
 
+static bool hw_check = true;
+module_param(hw_check, bool, 0444);
+MODULE_PARM_DESC(hw_check, "Refuse a native PMU whose counter MSRs do not keep what is written to them, as under an emulator (default 1; 0 is for testing the MSR paths there)");
+
 bool knc_native_present(void)
 {
 	return x86_match_cpu(knc_native_ids);
+}
+
+/*
+ * Like the x86 core's check_hw_exists(): a hypervisor or emulator may
+ * present a KNC CPUID without the PMU, its MSRs faulting or reading 0. The
+ * driver would then report garbage, so check that a counter keeps a value.
+ */
+static bool knc_native_counter_works(void)
+{
+	const u64 pattern = 0x5a5a5a5a5aULL;
+	u64 val;
+
+	if (wrmsr_safe(KNC_MSR_PERFCTR0, lower_32_bits(pattern),
+		       upper_32_bits(pattern)) ||
+	    rdmsrl_safe(KNC_MSR_PERFCTR0, &val))
+		return false;
+	wrmsrl_safe(KNC_MSR_PERFCTR0, 0);
+	return (val & KNC_CNTVAL_MASK) == pattern;
+}
+
+static void knc_native_remove(void)
+{
+	int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
+		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
+		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
+	}
 }
 
 /*
@@ -34,29 +70,25 @@ static int knc_native_probe(void)
 
 	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
 		if (!reserve_perfctr_nmi(KNC_MSR_PERFCTR0 + i))
-			goto fail;
+			goto busy;
 		if (!reserve_evntsel_nmi(KNC_MSR_EVNTSEL0 + i)) {
 			release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
-			goto fail;
+			goto busy;
 		}
 	}
+	if (hw_check && !knc_native_counter_works()) {
+		knc_native_remove();
+		pr_err("KNC CPU, but the counter MSRs do not keep their values (virtualized?); load with sim=1 for the simulated PMU\n");
+		return -ENODEV;
+	}
 	return 0;
-fail:
+busy:
 	while (--i >= 0) {
 		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
 		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
 	}
+	pr_err("the counters are in use (by the x86 core PMU?)\n");
 	return -EBUSY;
-}
-
-static void knc_native_remove(void)
-{
-	int i;
-
-	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
-		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
-		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
-	}
 }
 
 static void knc_native_cpu_online(void)
