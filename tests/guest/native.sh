@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The native backend, in a guest whose CPUID says Knights Corner (family 11
+# model 1): tools/knc/knc-vm --no-module --cpu max,vendor=GenuineIntel,family=11,model=1
+# No KNC PMU is behind it: QEMU's TCG reads the KNC MSRs as 0 and ignores
+# writes to them. So the module must refuse the PMU by default (its counters
+# do not keep their values), and with hw_check=0 it must pick the native
+# backend and drive every MSR path without a fault (knc-vm fails the run on
+# an unchecked MSR access); nothing here can count. Prints TAP.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/guest/lib.sh
+
+t_inert_msrs_refused() {
+	local out
+	expect_eq family 11 "$(awk '/^cpu family/ { print $4; exit }' /proc/cpuinfo)"
+	expect_eq model 1 "$(awk '/^model\t/ { print $3; exit }' /proc/cpuinfo)"
+	if out=$(insmod "$KNC_KO" 2>&1); then
+		rmmod knc_pmu
+		fail "loaded on counters that do not keep their values"
+	fi
+	echo "$out"
+	echo "$out" | grep -q "No such device" || fail "insmod did not fail with ENODEV"
+	dmesg | tail -n 3 | grep -q "do not keep their values.*sim=1" ||
+		fail "no dmesg line saying why"
+}
+
+t_native_selected() {
+	insmod "$KNC_KO" hw_check=0
+	dmesg | grep "knc_pmu" | tail -n 1 | grep -q "native backend" ||
+		fail "the module did not pick the native backend"
+	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
+	[ ! -d /sys/kernel/debug/knc_sim ] || fail "the simulator is active"
+}
+
+t_native_msr_paths() {
+	local out
+	out=$(mktemp)
+	# Counting and sampling on both counters: every MSR the driver
+	# touches (counters, event selects, global control, status, overflow
+	# control) and the LVT entry. CPU-wide only: on 6.1 a per-task event
+	# would pin the module, and the next case unloads it.
+	pstat "$out" -a -e knc/l2_read_miss/,knc/data_read/ -- sleep 0.2
+	perf record -a -o /tmp/native.data -e knc/data_read/ -c 1000 -- sleep 0.2
+	pstat "$out" -a -e knc/cpu_clk_unhalted/ -- sleep 0.2
+}
+
+t_native_unload() {
+	rmmod knc_pmu || fail "rmmod failed"
+	# The counters were released: the module loads again.
+	insmod "$KNC_KO" hw_check=0 && rmmod knc_pmu
+}
+
+t_sim_overrides_native() {
+	insmod "$KNC_KO" sim=1
+	dmesg | grep "knc_pmu" | tail -n 1 | grep -q "simulated backend" ||
+		fail "sim=1 did not select the simulator"
+	rmmod knc_pmu
+}
+
+echo "TAP version 13"
+run_case "counters that do not keep their values are refused (ENODEV)" t_inert_msrs_refused
+run_case "with hw_check=0 the module picks the native backend" t_native_selected
+run_case "the native backend drives the MSRs without a fault" t_native_msr_paths
+run_case "the native backend unloads and reloads cleanly" t_native_unload
+run_case "sim=1 selects the simulator even on a KNC CPU" t_sim_overrides_native
+echo "1..$tap_n"
+[ "$tap_failed" -eq 0 ]
