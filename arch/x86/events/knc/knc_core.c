@@ -12,6 +12,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -30,6 +31,23 @@ module_param(sampling, bool, 0444);
 MODULE_PARM_DESC(sampling, "Offer sampling events (default 1); 0 makes the PMU count only, as when perf_event_overflow() cannot be found");
 
 static const struct knc_hw_ops *knc_hw;
+
+/*
+ * With no x86 core PMU (no "cpu" PMU, as under an emulator or a KNC kernel
+ * without arch/x86/events/intel/knc.c), perf offers PERF_TYPE_HARDWARE and
+ * PERF_TYPE_RAW events to every PMU: then knc takes them, the generic ids
+ * by the names of the JSON's generic aliases (and the "branches" event).
+ */
+static bool knc_generic_types;
+
+static const char * const knc_generic_names[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= "cycles",
+	[PERF_COUNT_HW_INSTRUCTIONS]		= "instructions",
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= "cache-references",
+	[PERF_COUNT_HW_CACHE_MISSES]		= "cache-misses",
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= "branches",
+	[PERF_COUNT_HW_BRANCH_MISSES]		= "branch-misses",
+};
 
 typedef int (*knc_overflow_fn)(struct perf_event *event,
 			       struct perf_sample_data *data,
@@ -53,7 +71,7 @@ static atomic_t knc_task_pinned = ATOMIC_INIT(0);
 
 static u8 knc_event_cntmask(const struct perf_event *event)
 {
-	int idx = knc_config_check(event->attr.config);
+	int idx = knc_config_check(event->hw.config & KNC_CONFIG_MASK);
 
 	return idx < 0 ? 0 : knc_events[idx].cntmask;
 }
@@ -259,17 +277,48 @@ static void knc_pin_for_task_context(struct perf_event *event)
 	pr_info("per-task event opened: module pinned until reboot, as Linux 6.1 task contexts keep pointing at the PMU\n");
 }
 
+/* The EvtSel config a PERF_TYPE_HARDWARE id selects, or -ENOENT. */
+static s64 knc_generic_config(u64 id)
+{
+	int idx;
+
+	if (id >= PERF_COUNT_HW_MAX)
+		return -ENOENT;
+	id = array_index_nospec(id, PERF_COUNT_HW_MAX);
+	if (!knc_generic_names[id])
+		return -ENOENT;
+	idx = knc_event_lookup_name(knc_generic_names[id]);
+	if (idx < 0)
+		return -ENOENT;
+	return knc_events[idx].event | (u64)knc_events[idx].umask << 8;
+}
+
 static int knc_pmu_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
 	struct hw_perf_event *hwc = &event->hw;
+	s64 config = attr->config;
 	int ret;
 
-	if (attr->type != event->pmu->type)
-		return -ENOENT;
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+		if (!knc_generic_types)
+			return -ENOENT;
+		config = knc_generic_config(attr->config);
+		if (config < 0)
+			return config;
+		break;
+	case PERF_TYPE_RAW:
+		if (!knc_generic_types)
+			return -ENOENT;
+		break;
+	default:
+		if (attr->type != event->pmu->type)
+			return -ENOENT;
+	}
 	if (attr->config1 || attr->config2)
 		return -EINVAL;
-	ret = knc_config_check(attr->config);
+	ret = knc_config_check(config);
 	if (ret < 0)
 		return ret;
 	if (attr->precise_ip || has_branch_stack(event))
@@ -277,12 +326,12 @@ static int knc_pmu_event_init(struct perf_event *event)
 	if (is_sampling_event(event) && !knc_overflow)
 		return -EOPNOTSUPP;
 
+	hwc->config = knc_evtsel(config, !attr->exclude_user,
+				 !attr->exclude_kernel);
 	ret = knc_validate_group(event);
 	if (ret)
 		return ret;
 
-	hwc->config = knc_evtsel(attr->config, !attr->exclude_user,
-				 !attr->exclude_kernel);
 	hwc->idx = -1;
 	if (!is_sampling_event(event)) {
 		/* Take a PMI every half range to fold the 40-bit counter. */
@@ -504,6 +553,12 @@ static int __init knc_pmu_init(void)
 		return -ENODEV;
 	}
 
+	if (!boot_cpu_has(X86_FEATURE_HYBRID_CPU)) {
+		struct x86_pmu_capability cap;
+
+		perf_get_x86_pmu_capability(&cap);
+		knc_generic_types = !cap.num_counters_gp;
+	}
 	if (sampling)
 		knc_overflow = knc_find_overflow();
 	if (!knc_overflow) {
@@ -534,9 +589,10 @@ static int __init knc_pmu_init(void)
 	if (ret)
 		goto err_cpuhp;
 
-	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s\n",
+	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s\n",
 		knc_hw->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS,
-		knc_num_events, knc_overflow ? "sampling" : "counting only");
+		knc_num_events, knc_overflow ? "sampling" : "counting only",
+		knc_generic_types ? ", generic events (no x86 core PMU)" : "");
 	return 0;
 
 err_cpuhp:
