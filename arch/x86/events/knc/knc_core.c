@@ -77,7 +77,7 @@ static u8 knc_event_cntmask(const struct perf_event *event)
 }
 
 /* Fold the counter's progress since the last read into the 64-bit count. */
-static u64 knc_event_update(struct perf_event *event)
+static void knc_event_update(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now, delta;
@@ -91,7 +91,6 @@ static u64 knc_event_update(struct perf_event *event)
 	delta = knc_delta(prev, now);
 	local64_add(delta, &event->count);
 	local64_sub(delta, &hwc->period_left);
-	return now;
 }
 
 /* Program the counter to overflow at the end of the period. */

@@ -217,10 +217,10 @@ static enum hrtimer_restart knc_sim_tick(struct hrtimer *t)
 		sc->tick_on = false;
 		return HRTIMER_NORESTART;
 	}
-	sc->ctx_regs = regs;
-	knc_sim_clock_catch_up(sc, regs && user_mode(regs));
-	sc->ctx_regs = NULL;
 	sc->clock_user = regs && user_mode(regs);
+	sc->ctx_regs = regs;
+	knc_sim_clock_catch_up(sc, sc->clock_user);
+	sc->ctx_regs = NULL;
 	hrtimer_forward_now(t, ns_to_ktime(knc_sim_clock_next_ns(&sc->regs)));
 	return HRTIMER_RESTART;
 }
