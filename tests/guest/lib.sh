@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the guest suite (sourced by tests/guest/run.sh).
+# Helpers for the guest suites (sourced by tests/guest/run.sh, native.sh).
+# shellcheck shell=bash
+# The constants are for the scripts that source this file:
+# shellcheck disable=SC2034
 
 KNC_SIM=tools/knc/knc-sim
 KNC_KO=arch/x86/events/knc/knc_pmu.ko
@@ -64,4 +67,16 @@ knc_unload() {
 # The table events (not the generic aliases), lower case, from the JSON.
 table_events() {
 	python3 tools/knc/gen-events.py --list-table
+}
+
+# pmi_irqs: the PMI row of /proc/interrupts, summed over the CPUs
+pmi_irqs() {
+	awk '$1 == "PMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts
+}
+
+# expect_pmis_serviced: the driver left no LVT entry masked and serviced
+# every PMI the simulator raised
+expect_pmis_serviced() {
+	! "$KNC_SIM" regs | grep -q "lvt=masked" || fail "LVT entry left masked"
+	! "$KNC_SIM" regs | grep -q -v "pmi_timeouts=0" || fail "a PMI was not serviced"
 }
