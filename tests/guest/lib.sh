@@ -16,7 +16,9 @@ run_case() {
 	local name=$1 fn=$2 log
 	log=$(mktemp)
 	tap_n=$((tap_n + 1))
-	if ( set -e; "$fn" ) >"$log" 2>&1; then
+	# Not in an if: there bash would ignore set -e in the case's function.
+	( set -e; "$fn" ) >"$log" 2>&1
+	if [ $? -eq 0 ]; then
 		echo "ok $tap_n - $name"
 	else
 		echo "not ok $tap_n - $name"
@@ -36,20 +38,21 @@ expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
 }
 
-# pstat OUT PERF-STAT-ARGS...: perf stat -x';' (event names hold commas); OUT gets "event value pct" lines.
+# pstat OUT PERF-STAT-ARGS...: perf stat -x';' (event names hold commas);
+# OUT gets "event<TAB>value<TAB>pct" lines (a value may be "<not supported>").
 pstat() {
 	local out=$1 raw
 	shift
 	raw=$(mktemp)
 	perf stat -x';' -o "$raw" "$@" || { cat "$raw"; rm -f "$raw"; return 1; }
-	awk -F';' '!/^#/ && NF > 3 { print $3, $1, $5 }' "$raw" >"$out"
+	awk -F';' '!/^#/ && NF > 3 { print $3 "\t" $1 "\t" $5 }' "$raw" >"$out"
 	cat "$raw"
 	rm -f "$raw"
 }
 
 # count_of OUT EVENT: the value perf reported for EVENT
 count_of() {
-	awk -v e="$2" '$1 == e { print $2 }' "$1"
+	awk -F'\t' -v e="$2" '$1 == e { print $2 }' "$1"
 }
 
 inject() {

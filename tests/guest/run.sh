@@ -269,7 +269,7 @@ t_generic_events_without_core_pmu() {
 t_bad_config_rejected() {
 	local bit out
 	for bit in 16 17 19 20 21 22 32 40 63; do
-		expect_eq "bit $bit" EINVAL "$($EVOPEN $(( 0x10cb | (1 << bit) )))"
+		expect_eq "bit $bit" EINVAL "$($EVOPEN "$(printf '%#x' $(( 0x10cb | (1 << bit) )))")"
 	done
 	expect_eq "undefined event 0x05" EINVAL "$($EVOPEN 0x05)"
 	expect_eq "undefined umask" EINVAL "$($EVOPEN 0x1016)"
