@@ -87,7 +87,7 @@ busy:
 		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
 		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
 	}
-	pr_err("the counters are in use (by the x86 core PMU?)\n");
+	pr_err("the counters are in use: by the NMI watchdog (free them with 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0) or by events of the cpu PMU\n");
 	return -EBUSY;
 }
 
