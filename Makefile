@@ -6,6 +6,8 @@
 #   make check      install what is missing, build, run every test (TAP)
 #   make demo       boot a guest and show perf on the simulated KNC PMU
 #   make perf       build perf 6.1 with the KNC event tables (build/perf/perf)
+#   make qemu       build QEMU with the KNC PMU model (build/qemu/; cached
+#                   by content hash under /var/cache/knc-pmu)
 #   make deps       install the Debian packages the above need
 #   make clean
 
@@ -17,7 +19,7 @@ TBL := $(KNC)/knc_events.tbl
 EVENTS_JSON := $(wildcard tools/perf/pmu-events/knc/*.json)
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
-.PHONY: all module gen tools check test demo perf deps clean
+.PHONY: all module gen tools check test demo perf qemu deps clean
 
 all: module tools
 
@@ -43,6 +45,7 @@ deps:
 check: deps
 	$(MAKE) all
 	$(MAKE) perf
+	$(MAKE) qemu
 	tests/run
 
 test:
@@ -51,10 +54,14 @@ test:
 demo: deps
 	$(MAKE) all
 	$(MAKE) perf
+	$(MAKE) qemu
 	tools/knc/knc-vm -- tools/knc/demo
 
 perf:
 	tools/knc/build-perf.sh
+
+qemu:
+	tools/knc/build-qemu.sh
 
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) clean
