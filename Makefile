@@ -32,7 +32,7 @@ module: $(TBL)
 	@test -n "$(KDIR)" || { echo "no kernel headers in /lib/modules/*/build: run 'make deps' or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
 
-tools: build/tests/evopen build/tests/busy build/tests/ovfsig
+tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/qmon
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)
