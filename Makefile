@@ -32,11 +32,17 @@ module: $(TBL)
 	@test -n "$(KDIR)" || { echo "no kernel headers in /lib/modules/*/build: run 'make deps' or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
 
-tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/qmon
+tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
+	build/tests/ctxmix build/tests/qmon build/tests/loop
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TOOLS) -o $@ $<
+
+# No libc, no startup code: its user-mode instruction count is exact.
+build/tests/%: tests/guest/%.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -o $@ $<
 
 deps:
 	tools/knc/install-deps

@@ -1,0 +1,340 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The native backend on emulated KNC hardware: QEMU with the Knights Corner
+# PMU model (tools/knc/qemu), booted by
+#   tools/knc/knc-vm --native --no-module -- tests/guest/model.sh [CASE]
+# As on a KNC owner's machine, Debian's kernel drives the PMU at boot
+# (arch/x86/events/intel/knc.c, the `cpu` PMU) and the NMI watchdog holds
+# a counter; this suite loads knc_pmu.ko itself. Real execution counts
+# (executed instructions exactly, unhalted cycles from the virtual clock);
+# every other event is injected through QEMU's monitor (tools/knc/knc-model).
+# Prints TAP. As in run.sh, the CPU-wide and life-cycle cases come first:
+# on Linux 6.1 the first per-task event pins the module.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/guest/lib.sh
+
+MODEL=tools/knc/knc-model
+LOOP=build/tests/loop
+LOOP_INSNS=2000004	# tests/guest/loop.S
+RDPMC=build/tests/rdpmc
+
+# The model's PMU of vCPU $1: one field of `info knc-pmu`
+model_field() {
+	"$MODEL" regs | awk -v cpu="cpu $1:" -v f="$2" \
+		'index($0, cpu) == 1 { for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
+}
+
+# model_sum FIELD: a field of `info knc-pmu`, summed over the vCPUs
+model_sum() {
+	"$MODEL" regs | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }'
+}
+
+t_linux_driver_owns_the_pmu() {
+	dmesg | grep -q "Performance Events: knc PMU driver" ||
+		fail "Linux's KNC driver did not find the PMU"
+	[ -d /sys/bus/event_source/devices/cpu ] || fail "no cpu PMU"
+	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
+}
+
+t_busy_with_watchdog() {
+	local out
+	if out=$(insmod "$KNC_KO" 2>&1); then
+		rmmod knc_pmu
+		fail "loaded while the NMI watchdog holds the counters"
+	fi
+	echo "$out"
+	echo "$out" | grep -q "busy" || fail "insmod did not fail with EBUSY"
+	dmesg | tail -n 3 | grep "knc_pmu" | grep -q "nmi_watchdog" ||
+		fail "no dmesg line saying how to free the counters"
+}
+
+t_probe_passes() {
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	insmod "$KNC_KO" || fail "insmod failed with the counters free"
+	dmesg | grep "knc_pmu" | tail -n 1 | grep -q "native backend" ||
+		fail "the module did not pick the native backend"
+	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
+}
+
+# One task, one perf_hw_context (6.1): made by the cpu PMU, then used by knc.
+t_shared_hw_context() {
+	local fifo=/tmp/ctxmix.fifo out=/tmp/ctxmix.out pid n lo=2000001 hi=2000100
+	rm -f $fifo
+	mkfifo $fifo
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	build/tests/ctxmix $fifo >$out &
+	pid=$!
+	for n in $(seq 100); do grep -q "^cpu " $out && break; sleep 0.1; done
+	insmod "$KNC_KO" || { kill $pid; fail "insmod failed with the counters free"; }
+	cat /sys/bus/event_source/devices/knc/type >$fifo
+	wait $pid || { cat $out; fail "ctxmix failed"; }
+	cat $out
+	n=$(awk '$1 == "cpu" { print $2 }' $out)
+	[ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "cpu PMU count $n"
+	expect_eq "a cpu event while knc is loaded" EBUSY "$(awk '$1 == "cpu-open" { print $2 }' $out)"
+	n=$(awk '$1 == "knc" { print $2 }' $out)
+	[ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "knc count $n in the cpu PMU's context"
+	n=$(awk '$1 == "group" { print $2 }' $out)
+	[ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "knc count $n in a group with task-clock"
+	[ "$(awk '$1 == "group" { print $3 }' $out)" -gt 0 ] || fail "task-clock did not count"
+}
+
+t_cpu_pmu_busy_while_loaded() {
+	# The generic events belong to the cpu PMU; its driver cannot
+	# reserve the counters while knc_pmu.ko holds them.
+	local out
+	if out=$(perf stat -e instructions:u -- true 2>&1); then
+		fail "cpu's instructions opened while knc holds the counters"
+	fi
+	echo "$out" | grep -q "Device or resource busy" || fail "not EBUSY: $out"
+}
+
+t_reload_count_exact() {
+	local i out
+	out=$(mktemp)
+	for i in 1 2 3; do
+		rmmod knc_pmu
+		insmod "$KNC_KO"
+		pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss $((1000 + i)) --any
+		expect_eq "cycle $i" $((1000 + i)) "$(count_of "$out" knc/l2_read_miss/)"
+	done
+}
+
+t_watchdog_back_after_unload() {
+	local out
+	rmmod knc_pmu
+	echo 1 >/proc/sys/kernel/nmi_watchdog
+	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
+	out=$(mktemp)
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	pstat "$out" -e instructions:u -- $LOOP
+	expect_eq "cpu's instructions:u" $LOOP_INSNS "$(count_of "$out" instructions:u)"
+}
+
+# --- real execution --------------------------------------------------------
+
+t_exact_user_instructions() {
+	local out i
+	out=$(mktemp)
+	for i in 1 2 3; do
+		pstat "$out" -e knc/instructions_executed/u -- $LOOP
+		expect_eq "run $i" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
+	done
+	# Both counters at once: the second one counts too.
+	pstat "$out" -e knc/cpu_clk_unhalted/u,knc/instructions_executed/u -- $LOOP
+	expect_eq "beside cycles" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
+	[ "$(count_of "$out" knc/cpu_clk_unhalted/u)" -gt $LOOP_INSNS ] ||
+		fail "fewer user cycles than instructions"
+	# The same event on counters 0 and 1 (Linux's driver: linux-knc.sh).
+	pstat "$out" -e knc/instructions_executed/u,knc/instructions_executed/u -- $LOOP
+	expect_eq "counters 0 and 1" "$LOOP_INSNS $LOOP_INSNS" \
+		"$(awk '$1 == "knc/instructions_executed/u" { printf "%s%s", s, $2; s = " " }' "$out")"
+	pstat "$out" -e knc/instructions_executed/k -- $LOOP
+	[ "$(count_of "$out" knc/instructions_executed/k)" -gt 0 ] ||
+		fail "exec and exit ran no kernel instructions?"
+}
+
+t_record_user_instructions() {
+	local d=/tmp/model-rec1.data pmi0 pmi1 lost0 lost1
+	pmi0=$(pmi_irqs)
+	lost0=$(model_sum pmi_lost)
+	perf record -o $d -e knc/instructions_executed/u -c 100000 -- $LOOP
+	pmi1=$(pmi_irqs)
+	lost1=$(model_sum pmi_lost)
+	expect_eq "PMIs lost to a masked LVT entry" 0 $((lost1 - lost0))
+	expect_eq samples $((LOOP_INSNS / 100000)) "$(perf script -i $d -F ip | wc -l)"
+	# No skid: each overflow is a dec (an even instruction count), so
+	# the PMI interrupts at the jnz after it, _start+7.
+	expect_eq "sample addresses" 401007 "$(perf script -i $d -F ip | sort -u | tr -d ' ')"
+	! perf report -i $d --stats | grep -E "LOST|THROTTLE" || fail "lost or throttled samples"
+	[ $((pmi1 - pmi0)) -ge 20 ] || fail "PMI row moved by $((pmi1 - pmi0)), want 20"
+	"$MODEL" regs
+	# NMI delivery (0x400), not masked (bit 16)
+	expect_eq "LVT performance entry, CPU 0" 0x400 "$(model_field 0 lvtpc)"
+	expect_eq "LVT performance entry, CPU 1" 0x400 "$(model_field 1 lvtpc)"
+}
+
+t_per_task_isolation() {
+	local out bg
+	out=$(mktemp)
+	taskset -c 0 sh -c "while :; do $LOOP; done" &
+	bg=$!
+	pstat "$out" -e knc/instructions_executed/u -- taskset -c 0 $LOOP
+	kill "$bg"
+	wait "$bg" 2>/dev/null || true
+	# taskset itself runs user code before it execs the loop
+	[ "$(count_of "$out" knc/instructions_executed/u)" -ge $LOOP_INSNS ] ||
+		fail "fewer than the loop's instructions"
+	pstat "$out" -e knc/instructions_executed/u -- $LOOP
+	expect_eq "own instructions only" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
+}
+
+t_cycles_follow_the_clock() {
+	local out u tc
+	out=$(mktemp)
+	pstat "$out" -e task-clock,knc/cpu_clk_unhalted/u -- build/tests/busy 0.3
+	u=$(count_of "$out" knc/cpu_clk_unhalted/u)
+	tc=$(awk '$1 == "task-clock" { printf "%d", $2 * 1000000 }' "$out")
+	echo "user cycles $u, task-clock ${tc}ns"
+	# 1.1 cycles per ns of the virtual clock (knc-pmu-mhz=1100)
+	[ $((u * 10)) -gt $((tc * 8)) ] || fail "too few cycles for 1.1 GHz"
+	[ $((u * 10)) -lt $((tc * 14)) ] || fail "too many cycles for 1.1 GHz"
+}
+
+t_sleep_counts_no_cycles() {
+	local out u
+	out=$(mktemp)
+	pstat "$out" -e knc/cpu_clk_unhalted/u -- sleep 1
+	u=$(count_of "$out" knc/cpu_clk_unhalted/u)
+	# What counts is sleep's start-up in user mode, which TCG slows
+	# down (it translates the code first): tens of ms, not the second.
+	echo "user cycles of sleep 1: $u (1 s would be 1100000000)"
+	[ "$u" -lt 110000000 ] || fail "a sleeping task counted $u user cycles"
+}
+
+# --- injected events, as in the simulator's suite ---------------------------
+
+t_exact_l2_read_miss() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss 123456
+	expect_eq count 123456 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+t_exact_every_event() {
+	local out ev i=0 want
+	out=$(mktemp)
+	"$MODEL" real off
+	for ev in $(table_events); do
+		i=$((i + 1))
+		want=$((1000 + 37 * i))
+		pstat "$out" -e "knc/$ev/" -- "$MODEL" inject "$ev" "$want" >/dev/null
+		expect_eq "$ev" "$want" "$(count_of "$out" "knc/$ev/")"
+	done
+	"$MODEL" real on
+	expect_eq events 59 "$i"
+}
+
+t_user_vs_kernel() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/data_read/u,knc/data_read/k -- sh -c \
+		"$MODEL inject data_read 100 --user && $MODEL inject data_read 7 --kernel"
+	expect_eq ":u" 100 "$(count_of "$out" knc/data_read/u)"
+	expect_eq ":k" 7 "$(count_of "$out" knc/data_read/k)"
+}
+
+t_both_counters_exact() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/,knc/vpu_elements_active/ -- sh -c \
+		"$MODEL inject l2_read_miss 4242 && $MODEL inject vpu_elements_active 999"
+	expect_eq l2_read_miss 4242 "$(count_of "$out" knc/l2_read_miss/)"
+	expect_eq vpu_elements_active 999 "$(count_of "$out" knc/vpu_elements_active/)"
+}
+
+t_beyond_40_bits() {
+	local out want=$(( (1 << 40) + 12345 )) pmi0 pmi1
+	out=$(mktemp)
+	pmi0=$(pmi_irqs)
+	pstat "$out" -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss $want
+	expect_eq count "$want" "$(count_of "$out" knc/l2_read_miss/)"
+	pmi1=$(pmi_irqs)
+	[ "$pmi1" -gt "$pmi0" ] || fail "PMI row in /proc/interrupts did not move ($pmi0 -> $pmi1)"
+}
+
+t_cmask_inv_edge() {
+	local out
+	out=$(mktemp)
+	"$MODEL" real off
+	pstat "$out" -e knc/event=0x16,cmask=2/,knc/event=0x16,cmask=3/ -- \
+		"$MODEL" inject instructions_executed 100 --per-cycle 2
+	expect_eq "cmask=2" 50 "$(count_of "$out" knc/event=0x16,cmask=2/)"
+	expect_eq "cmask=3" 0 "$(count_of "$out" knc/event=0x16,cmask=3/)"
+	pstat "$out" -e knc/event=0x16,cmask=3,inv/,knc/event=0x16,cmask=1,edge/ -- \
+		"$MODEL" inject instructions_executed 100 --per-cycle 2
+	"$MODEL" real on
+	expect_eq "cmask=3,inv" 50 "$(count_of "$out" knc/event=0x16,cmask=3,inv/)"
+	expect_eq "cmask=1,edge" 1 "$(count_of "$out" knc/event=0x16,cmask=1,edge/)"
+}
+
+t_cpu_wide_one_cpu() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- sh -c \
+		"taskset -c 1 $MODEL inject l2_read_miss 500 && taskset -c 0 $MODEL inject l2_read_miss 70"
+	expect_eq "CPU 1" 500 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+# nsamples DATA [EVENT]: samples in a perf.data, of EVENT if given
+nsamples() {
+	perf script -i "$1" -F event 2>/dev/null | grep -c "${2:-.}" || true
+}
+
+t_record_injected_exact() {
+	local d=/tmp/model-rec2.data
+	perf record -o $d -e knc/l2_read_miss/ -c 1000 -- "$MODEL" inject l2_read_miss 1000000
+	expect_eq samples 1000 "$(nsamples $d)"
+	! perf report -i $d --stats | grep -E "LOST|THROTTLE" || fail "lost or throttled samples"
+	expect_eq "distinct pid/tid" 1 "$(perf script -i $d -F pid,tid | sort -u | wc -l)"
+}
+
+t_two_overflows_one_pmi() {
+	local d=/tmp/model-rec3.data
+	perf record -o $d -e knc/data_read/,knc/data_read/ -c 1000 -- "$MODEL" inject data_read 100000
+	expect_eq "samples" 200 "$(nsamples $d)"
+}
+
+t_rdpmc_off_without_pce() {
+	# knc does not offer rdpmc to user space (no cap_user_rdpmc):
+	# CR4.PCE stays clear and the instruction faults.
+	expect_eq "rdpmc 0" fault "$($RDPMC raw 0 || true)"
+}
+
+t_pinned_after_per_task_use() {
+	local out
+	if out=$(rmmod knc_pmu 2>&1); then
+		fail "rmmod succeeded after per-task use (Linux 6.1 would keep a dangling context)"
+	fi
+	echo "$out"
+	expect_eq "pin messages" 1 "$(dmesg | grep -c 'module pinned until reboot')"
+}
+
+cases=(
+	"Linux's KNC driver drives the model at boot; the NMI watchdog runs|t_linux_driver_owns_the_pmu"
+	"knc_pmu.ko refuses counters the NMI watchdog holds and says how to free them|t_busy_with_watchdog"
+	"with the watchdog off the probe passes: the counters keep their values|t_probe_passes"
+	"cpu's events get a clean EBUSY while knc_pmu.ko holds the counters|t_cpu_pmu_busy_while_loaded"
+	"unload, load and count injected events exactly, 3 times|t_reload_count_exact"
+	"after unload the cpu PMU and the watchdog have the counters back|t_watchdog_back_after_unload"
+	"in a task's hw context made by cpu, knc counts alone and beside task-clock|t_shared_hw_context"
+	"perf stat counts the loop's user instructions exactly|t_exact_user_instructions"
+	"perf record -c 100000 samples the loop 20 times at the next instruction|t_record_user_instructions"
+	"a per-task event counts its own instructions only|t_per_task_isolation"
+	"cycles follow the virtual clock at 1.1 GHz|t_cycles_follow_the_clock"
+	"a sleeping task counts almost no user cycles|t_sleep_counts_no_cycles"
+	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
+	"each of the 59 events counts its own injection exactly|t_exact_every_event"
+	":u and :k count user and kernel injections apart|t_user_vs_kernel"
+	"two events on both counters are both exact|t_both_counters_exact"
+	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"
+	"cmask, inv and edge select cycles|t_cmask_inv_edge"
+	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
+	"perf record -c 1000 records exactly 1000 samples of injected events|t_record_injected_exact"
+	"two overflows at once are both delivered|t_two_overflows_one_pmi"
+	"RDPMC faults in user mode: knc leaves CR4.PCE clear|t_rdpmc_off_without_pce"
+	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
+)
+
+echo "TAP version 13"
+for c in "${cases[@]}"; do
+	name=${c%%|*}
+	fn=${c##*|}
+	if [ $# -gt 0 ] && ! [[ $fn == *$1* || $name == *$1* ]]; then
+		continue
+	fi
+	run_case "$name" "$fn"
+done
+echo "1..$tap_n"
+[ "$tap_failed" -eq 0 ]

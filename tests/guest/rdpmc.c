@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdpmc: RDPMC from user space.
+ *
+ *   rdpmc raw ECX           execute RDPMC with ECX; print the value, or
+ *                           "fault" and exit 3 if it faults (SIGSEGV)
+ *   rdpmc self TYPE CONFIG  open TYPE/CONFIG (user mode only) on this task,
+ *                           mmap its page, and print cap_user_rdpmc, the
+ *                           counter index, and the count read both ways
+ *                           (RDPMC through the page, then read())
+ */
+#include <linux/perf_event.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static sigjmp_buf env;
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	siglongjmp(env, 1);
+}
+
+static uint64_t rdpmc(uint32_t ecx)
+{
+	uint32_t lo, hi;
+
+	asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static int raw(uint32_t ecx)
+{
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(env, 1)) {
+		printf("fault\n");
+		return 3;
+	}
+	printf("%llu\n", (unsigned long long)rdpmc(ecx));
+	return 0;
+}
+
+static int self(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = type, .config = config,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	struct perf_event_mmap_page *pc;
+	uint64_t count = 0, via_read;
+	uint32_t seq, idx = 0;
+	int fd;
+
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		perror("perf_event_open");
+		return 1;
+	}
+	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(env, 1)) {
+		printf("fault\n");
+		return 3;
+	}
+	do {
+		seq = pc->lock;
+		asm volatile("" ::: "memory");
+		idx = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			uint64_t c = rdpmc(idx - 1);
+			unsigned int w = pc->pmc_width;
+
+			c <<= 64 - w;
+			count += (int64_t)c >> (64 - w);
+		}
+		asm volatile("" ::: "memory");
+	} while (pc->lock != seq);
+	if (read(fd, &via_read, sizeof(via_read)) != sizeof(via_read)) {
+		perror("read");
+		return 1;
+	}
+	printf("cap_user_rdpmc=%u index=%u rdpmc=%llu read=%llu\n",
+	       (unsigned int)pc->cap_user_rdpmc, idx,
+	       (unsigned long long)count, (unsigned long long)via_read);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "raw"))
+		return raw(strtoul(argv[2], NULL, 0));
+	if (argc == 4 && !strcmp(argv[1], "self"))
+		return self(strtoul(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
+	fprintf(stderr, "usage: rdpmc raw ECX | rdpmc self TYPE CONFIG\n");
+	return 2;
+}
