@@ -143,14 +143,4 @@ cases=(
 	"defect: PMIs lost, the handler leaves the LVT entry masked|t_defect_pmis_lost"
 )
 
-echo "TAP version 13"
-for c in "${cases[@]}"; do
-	name=${c%%|*}
-	fn=${c##*|}
-	if [ $# -gt 0 ] && ! [[ $fn == *$1* || $name == *$1* ]]; then
-		continue
-	fi
-	run_case "$name" "$fn"
-done
-echo "1..$tap_n"
-[ "$tap_failed" -eq 0 ]
+run_cases "$@"

@@ -13,11 +13,24 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib.sh
+. tests/guest/counting.sh
 
 MODEL=tools/knc/knc-model
 LOOP=build/tests/loop
 LOOP_INSNS=2000004	# tests/guest/loop.S
 RDPMC=build/tests/rdpmc
+
+INJ=$MODEL
+real_events() {
+	"$MODEL" real "$1"
+}
+
+# expect_pmis_serviced: every PMI the model raised reached the guest, and
+# the LVT performance entry is unmasked again on every CPU
+expect_pmis_serviced() {
+	expect_eq "PMIs lost to a masked LVT entry" 0 "$(model_sum pmi_lost)"
+	! "$MODEL" regs | grep -E -q "lvtpc 0x1[0-9a-f]{4}" || fail "an LVT entry was left masked"
+}
 
 # The model's PMU of vCPU $1: one field of `info knc-pmu`
 model_field() {
@@ -195,78 +208,6 @@ t_sleep_counts_no_cycles() {
 
 # --- injected events, as in the simulator's suite ---------------------------
 
-t_exact_l2_read_miss() {
-	local out
-	out=$(mktemp)
-	pstat "$out" -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss 123456
-	expect_eq count 123456 "$(count_of "$out" knc/l2_read_miss/)"
-}
-
-t_exact_every_event() {
-	local out ev i=0 want
-	out=$(mktemp)
-	"$MODEL" real off
-	for ev in $(table_events); do
-		i=$((i + 1))
-		want=$((1000 + 37 * i))
-		pstat "$out" -e "knc/$ev/" -- "$MODEL" inject "$ev" "$want" >/dev/null
-		expect_eq "$ev" "$want" "$(count_of "$out" "knc/$ev/")"
-	done
-	"$MODEL" real on
-	expect_eq events 59 "$i"
-}
-
-t_user_vs_kernel() {
-	local out
-	out=$(mktemp)
-	pstat "$out" -e knc/data_read/u,knc/data_read/k -- sh -c \
-		"$MODEL inject data_read 100 --user && $MODEL inject data_read 7 --kernel"
-	expect_eq ":u" 100 "$(count_of "$out" knc/data_read/u)"
-	expect_eq ":k" 7 "$(count_of "$out" knc/data_read/k)"
-}
-
-t_both_counters_exact() {
-	local out
-	out=$(mktemp)
-	pstat "$out" -e knc/l2_read_miss/,knc/vpu_elements_active/ -- sh -c \
-		"$MODEL inject l2_read_miss 4242 && $MODEL inject vpu_elements_active 999"
-	expect_eq l2_read_miss 4242 "$(count_of "$out" knc/l2_read_miss/)"
-	expect_eq vpu_elements_active 999 "$(count_of "$out" knc/vpu_elements_active/)"
-}
-
-t_beyond_40_bits() {
-	local out want=$(( (1 << 40) + 12345 )) pmi0 pmi1
-	out=$(mktemp)
-	pmi0=$(pmi_irqs)
-	pstat "$out" -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss $want
-	expect_eq count "$want" "$(count_of "$out" knc/l2_read_miss/)"
-	pmi1=$(pmi_irqs)
-	[ "$pmi1" -gt "$pmi0" ] || fail "PMI row in /proc/interrupts did not move ($pmi0 -> $pmi1)"
-}
-
-t_cmask_inv_edge() {
-	local out
-	out=$(mktemp)
-	"$MODEL" real off
-	pstat "$out" -e knc/event=0x16,cmask=2/,knc/event=0x16,cmask=3/ -- \
-		"$MODEL" inject instructions_executed 100 --per-cycle 2
-	expect_eq "cmask=2" 50 "$(count_of "$out" knc/event=0x16,cmask=2/)"
-	expect_eq "cmask=3" 0 "$(count_of "$out" knc/event=0x16,cmask=3/)"
-	pstat "$out" -e knc/event=0x16,cmask=3,inv/,knc/event=0x16,cmask=1,edge/ -- \
-		"$MODEL" inject instructions_executed 100 --per-cycle 2
-	"$MODEL" real on
-	expect_eq "cmask=3,inv" 50 "$(count_of "$out" knc/event=0x16,cmask=3,inv/)"
-	expect_eq "cmask=1,edge" 1 "$(count_of "$out" knc/event=0x16,cmask=1,edge/)"
-}
-
-t_cpu_wide_one_cpu() {
-	local out
-	out=$(mktemp)
-	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- sh -c \
-		"taskset -c 1 $MODEL inject l2_read_miss 500 && taskset -c 0 $MODEL inject l2_read_miss 70"
-	expect_eq "CPU 1" 500 "$(count_of "$out" knc/l2_read_miss/)"
-}
-
 # nsamples DATA [EVENT]: samples in a perf.data, of EVENT if given
 nsamples() {
 	perf script -i "$1" -F event 2>/dev/null | grep -c "${2:-.}" || true
@@ -314,27 +255,11 @@ cases=(
 	"a per-task event counts its own instructions only|t_per_task_isolation"
 	"cycles follow the virtual clock at 1.1 GHz|t_cycles_follow_the_clock"
 	"a sleeping task counts almost no user cycles|t_sleep_counts_no_cycles"
-	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
-	"each of the 59 events counts its own injection exactly|t_exact_every_event"
-	":u and :k count user and kernel injections apart|t_user_vs_kernel"
-	"two events on both counters are both exact|t_both_counters_exact"
-	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"
-	"cmask, inv and edge select cycles|t_cmask_inv_edge"
-	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
+	"${COUNTING_CASES[@]}"
 	"perf record -c 1000 records exactly 1000 samples of injected events|t_record_injected_exact"
 	"two overflows at once are both delivered|t_two_overflows_one_pmi"
 	"RDPMC faults in user mode: knc leaves CR4.PCE clear|t_rdpmc_off_without_pce"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
 
-echo "TAP version 13"
-for c in "${cases[@]}"; do
-	name=${c%%|*}
-	fn=${c##*|}
-	if [ $# -gt 0 ] && ! [[ $fn == *$1* || $name == *$1* ]]; then
-		continue
-	fi
-	run_case "$name" "$fn"
-done
-echo "1..$tap_n"
-[ "$tap_failed" -eq 0 ]
+run_cases "$@"

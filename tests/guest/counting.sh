@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+# Exact-counting cases that run on both PMUs a guest can have: the
+# simulator (run.sh, injecting with tools/knc/knc-sim) and the native
+# backend on the QEMU model (model.sh, injecting with tools/knc/knc-model).
+# Sourced after lib.sh; the suite sets INJ to its injector (both take
+# "inject EVENT COUNT [--user|--kernel] [--per-cycle N]") and defines
+# real_events on|off: whether cycles and instructions also move by
+# themselves.
+# shellcheck shell=bash
+
+t_exact_l2_read_miss() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/ -- "$INJ" inject l2_read_miss 123456
+	expect_eq count 123456 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+t_exact_every_event() {
+	local out ev i=0 want
+	out=$(mktemp)
+	# cpu_clk_unhalted and instructions_executed by injection only
+	real_events off
+	for ev in $(table_events); do
+		i=$((i + 1))
+		want=$((1000 + 37 * i))
+		pstat "$out" -e "knc/$ev/" -- "$INJ" inject "$ev" "$want" >/dev/null
+		expect_eq "$ev" "$want" "$(count_of "$out" "knc/$ev/")"
+	done
+	real_events on
+	expect_eq events 59 "$i"
+}
+
+t_user_vs_kernel() {
+	local out
+	out=$(mktemp)
+	# data_read may use either counter, so both modifiers count at once.
+	pstat "$out" -e knc/data_read/u,knc/data_read/k -- sh -c \
+		"$INJ inject data_read 100 --user && $INJ inject data_read 7 --kernel"
+	expect_eq ":u" 100 "$(count_of "$out" knc/data_read/u)"
+	expect_eq ":k" 7 "$(count_of "$out" knc/data_read/k)"
+}
+
+t_both_counters_exact() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/,knc/vpu_elements_active/ -- sh -c \
+		"$INJ inject l2_read_miss 4242 && $INJ inject vpu_elements_active 999"
+	expect_eq l2_read_miss 4242 "$(count_of "$out" knc/l2_read_miss/)"
+	expect_eq vpu_elements_active 999 "$(count_of "$out" knc/vpu_elements_active/)"
+}
+
+t_beyond_40_bits() {
+	local out want=$(( (1 << 40) + 12345 )) pmi0 pmi1
+	out=$(mktemp)
+	pmi0=$(pmi_irqs)
+	pstat "$out" -e knc/l2_read_miss/ -- "$INJ" inject l2_read_miss $want
+	expect_eq count "$want" "$(count_of "$out" knc/l2_read_miss/)"
+	pmi1=$(pmi_irqs)
+	[ "$pmi1" -gt "$pmi0" ] || fail "PMI row in /proc/interrupts did not move ($pmi0 -> $pmi1)"
+	"$INJ" regs
+	expect_pmis_serviced
+}
+
+t_cmask_inv_edge() {
+	local out
+	out=$(mktemp)
+	real_events off
+	# 100 instructions at 2 per cycle: 50 cycles.
+	pstat "$out" -e knc/event=0x16,cmask=2/,knc/event=0x16,cmask=3/ -- \
+		"$INJ" inject instructions_executed 100 --per-cycle 2
+	expect_eq "cmask=2" 50 "$(count_of "$out" knc/event=0x16,cmask=2/)"
+	expect_eq "cmask=3" 0 "$(count_of "$out" knc/event=0x16,cmask=3/)"
+	pstat "$out" -e knc/event=0x16,cmask=3,inv/,knc/event=0x16,cmask=1,edge/ -- \
+		"$INJ" inject instructions_executed 100 --per-cycle 2
+	real_events on
+	expect_eq "cmask=3,inv" 50 "$(count_of "$out" knc/event=0x16,cmask=3,inv/)"
+	expect_eq "cmask=1,edge" 1 "$(count_of "$out" knc/event=0x16,cmask=1,edge/)"
+}
+
+t_cpu_wide_one_cpu() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- sh -c \
+		"taskset -c 1 $INJ inject l2_read_miss 500 && taskset -c 0 $INJ inject l2_read_miss 70"
+	expect_eq "CPU 1" 500 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+# The cases above, as "name|function" lines for a suite's case list.
+COUNTING_CASES=(
+	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
+	"each of the 59 events counts its own injection exactly|t_exact_every_event"
+	":u and :k count user and kernel injections apart|t_user_vs_kernel"
+	"two events on both counters are both exact|t_both_counters_exact"
+	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"
+	"cmask, inv and edge select cycles|t_cmask_inv_edge"
+	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
+)
