@@ -227,6 +227,55 @@ t_two_overflows_one_pmi() {
 	expect_eq "samples" 200 "$(nsamples $d)"
 }
 
+t_generic_aliases_record() {
+	local d=/tmp/model-rec4.data out top
+	# perf's generic events belong to the cpu PMU here; knc has them as
+	# aliases: cycles from the virtual clock, sampled through its timer.
+	out=$(mktemp)
+	pstat "$out" -e knc/cycles/u,knc/instructions/u -- $LOOP
+	expect_eq "knc/instructions/u" $LOOP_INSNS "$(count_of "$out" knc/instructions/u)"
+	[ "$(count_of "$out" knc/cycles/u)" -gt $LOOP_INSNS ] || fail "fewer cycles than instructions"
+	perf record -o $d -e knc/cycles/ -c 1000000 -- build/tests/busy 0.5
+	top=$(perf report -i $d --stdio --sort sym 2>/dev/null | awk '/%/ && !/^#/ { print $NF; exit }')
+	expect_eq "hottest function" knc_hot "$top"
+	expect_pmis_serviced
+}
+
+# msr_write CPU MSR VALUE: wrmsr through the msr driver (which uses
+# wrmsr_safe: a #GP is an error, not an oops)
+msr_write() {
+	printf "$(printf '%016x' "$3" | sed -E 's/(..)(..)(..)(..)(..)(..)(..)(..)/\\x\8\\x\7\\x\6\\x\5\\x\4\\x\3\\x\2\\x\1/')" |
+		dd of=/dev/cpu/"$1"/msr bs=8 count=1 seek=$(($2)) oflag=seek_bytes status=none
+}
+
+t_bad_input_rejected() {
+	local msr out
+	modprobe msr
+	# Undefined MSRs of the PMU block, the read-only status and reserved
+	# bits fault (#GP, EIO from the msr driver); QEMU carries on.
+	for msr in 0x22 0x27 0x2a 0x2b 0x2d; do
+		! msr_write 1 $msr 1 2>/dev/null || fail "wrmsr $msr succeeded"
+	done
+	! msr_write 1 0x28 0x100000000 2>/dev/null || fail "EvtSel bit 32 accepted"
+	! msr_write 1 0x2c 0x4 2>/dev/null || fail "SPFLT_CONTROL bit 2 accepted"
+	! dd if=/dev/cpu/1/msr bs=8 count=1 skip=$((0x2e)) iflag=skip_bytes status=none >/dev/null 2>&1 ||
+		fail "OVF_CONTROL (write-only) could be read"
+	# Bad monitor input: an error line and status 1, nothing else.
+	for cmd in "knc-pmu-inject 0 0x10000 5" "knc-pmu-inject 9 0x10cb 5" \
+		   "knc-pmu-inject 0 0x10cb 0" "knc-pmu-inject 0 0x10cb 5 sideways" \
+		   "knc-pmu-inject 0 0x10cb 5 user 0" "knc-pmu-inject" "knc-pmu-real maybe" \
+		   "no-such-command"; do
+		if out=$("$MODEL" hmp "$cmd" 2>&1); then
+			fail "'$cmd' was accepted: $out"
+		fi
+		echo "$cmd: $out"
+	done
+	# Still counting exactly.
+	out=$(mktemp)
+	pstat "$out" -e knc/instructions_executed/u -- $LOOP
+	expect_eq "after bad input" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
+}
+
 t_rdpmc_off_without_pce() {
 	# knc does not offer rdpmc to user space (no cap_user_rdpmc):
 	# CR4.PCE stays clear and the instruction faults.
@@ -258,6 +307,8 @@ cases=(
 	"${COUNTING_CASES[@]}"
 	"perf record -c 1000 records exactly 1000 samples of injected events|t_record_injected_exact"
 	"two overflows at once are both delivered|t_two_overflows_one_pmi"
+	"knc/cycles/ and knc/instructions/ count and sample the hot function|t_generic_aliases_record"
+	"bad MSR writes fault and bad monitor input is refused; counting goes on|t_bad_input_rejected"
 	"RDPMC faults in user mode: knc leaves CR4.PCE clear|t_rdpmc_off_without_pce"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
