@@ -4,7 +4,8 @@
 #
 #   make            build knc_pmu.ko (against KDIR) and the test helpers
 #   make check      install what is missing, build, run every test (TAP)
-#   make demo       boot a guest and show perf on the simulated KNC PMU
+#   make demo       boot guests and show perf on the simulated KNC PMU and
+#                   on the QEMU KNC PMU model
 #   make perf       build perf 6.1 with the KNC event tables (build/perf/perf)
 #   make qemu       build QEMU with the KNC PMU model (build/qemu/; cached
 #                   by content hash under /var/cache/knc-pmu)
@@ -62,6 +63,7 @@ demo: deps
 	$(MAKE) perf
 	$(MAKE) qemu
 	tools/knc/knc-vm -- tools/knc/demo
+	tools/knc/knc-vm --native -- tools/knc/demo-native
 
 perf:
 	tools/knc/build-perf.sh
