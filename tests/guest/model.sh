@@ -201,9 +201,10 @@ t_sleep_counts_no_cycles() {
 	pstat "$out" -e knc/cpu_clk_unhalted/u -- sleep 1
 	u=$(count_of "$out" knc/cpu_clk_unhalted/u)
 	# What counts is sleep's start-up in user mode, which TCG slows
-	# down (it translates the code first): tens of ms, not the second.
+	# down (it translates the code first): tens of ms here, far from
+	# the half second a slow machine would still pass with.
 	echo "user cycles of sleep 1: $u (1 s would be 1100000000)"
-	[ "$u" -lt 110000000 ] || fail "a sleeping task counted $u user cycles"
+	[ "$u" -lt 550000000 ] || fail "a sleeping task counted $u user cycles"
 }
 
 # --- injected events, as in the simulator's suite ---------------------------
