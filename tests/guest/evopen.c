@@ -3,10 +3,11 @@
  * evopen: open knc events with perf_event_open(2) and report the result
  * as an errno name, so that the guest tests can check exact errors.
  *
- *   evopen [-g] [-s PERIOD] [-x user|kernel] CONFIG...
+ *   evopen [-g] [-s PERIOD] [-x user|kernel] [-t TYPE] CONFIG...
  *
- * Opens each CONFIG (a number) as a knc event counting this process; with
- * -g as one group led by the first. Prints "ok" or the errno name of the
+ * Opens each CONFIG (a number) as a knc event counting this process (or
+ * an event of perf type TYPE, e.g. 0 for PERF_TYPE_HARDWARE); with -g as
+ * one group led by the first. Prints "ok" or the errno name of the
  * first failure, and exits 0 or 1.
  */
 #include <errno.h>
@@ -49,13 +50,16 @@ int main(int argc, char **argv)
 	int opt, group = 0, leader = -1, i;
 
 	attr.type = knc_type();
-	while ((opt = getopt(argc, argv, "gs:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "gs:t:x:")) != -1) {
 		switch (opt) {
 		case 'g':
 			group = 1;
 			break;
 		case 's':
 			attr.sample_period = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			attr.type = strtoul(optarg, NULL, 0);
 			break;
 		case 'x':
 			if (!strcmp(optarg, "user"))
@@ -64,7 +68,7 @@ int main(int argc, char **argv)
 				attr.exclude_kernel = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: evopen [-g] [-s PERIOD] [-x user|kernel] CONFIG...\n");
+			fprintf(stderr, "usage: evopen [-g] [-s PERIOD] [-x user|kernel] [-t TYPE] CONFIG...\n");
 			return 2;
 		}
 	}

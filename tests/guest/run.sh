@@ -195,6 +195,11 @@ t_generic_events_without_core_pmu() {
 	expect_eq branches 77 "$(count_of "$out" branches)"
 	pstat "$out" -e r10cb -- "$KNC_SIM" inject l2_read_miss 4242
 	expect_eq "raw r10cb" 4242 "$(count_of "$out" r10cb)"
+	# Ids KNC lacks are invalid, as the x86 core says on KNC.
+	expect_eq "cycles (id 0)" ok "$($EVOPEN -t 0 0)"
+	expect_eq "bus-cycles (id 6)" EINVAL "$($EVOPEN -t 0 6)"
+	expect_eq "ref-cycles (id 9)" EINVAL "$($EVOPEN -t 0 9)"
+	expect_eq "id 10, beyond PERF_COUNT_HW_MAX" EINVAL "$($EVOPEN -t 0 10)"
 	pstat "$out" -e L1-dcache-load-misses -- true
 	expect_eq "cache events (not mapped)" "<not supported>" "$(count_of "$out" L1-dcache-load-misses)"
 	# perf's default event, cycles, from the clock model: profile at -F.

@@ -276,19 +276,23 @@ static void knc_pin_for_task_context(struct perf_event *event)
 	pr_info("per-task event opened: module pinned until reboot, as Linux 6.1 task contexts keep pointing at the PMU\n");
 }
 
-/* The EvtSel config a PERF_TYPE_HARDWARE id selects, or -ENOENT. */
+/*
+ * The EvtSel config a PERF_TYPE_HARDWARE id selects, or -EINVAL for an id
+ * KNC does not have, as the x86 core answers on KNC (its map ends at
+ * branch-misses, and ids beyond a map are invalid there).
+ */
 static s64 knc_generic_config(u64 id)
 {
 	int idx;
 
 	if (id >= PERF_COUNT_HW_MAX)
-		return -ENOENT;
+		return -EINVAL;
 	id = array_index_nospec(id, PERF_COUNT_HW_MAX);
 	if (!knc_generic_names[id])
-		return -ENOENT;
+		return -EINVAL;
 	idx = knc_event_lookup_name(knc_generic_names[id]);
 	if (idx < 0)
-		return -ENOENT;
+		return -EINVAL;
 	return knc_events[idx].event | (u64)knc_events[idx].umask << 8;
 }
 
