@@ -17,7 +17,7 @@ KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
 PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
-EVENTS_JSON := $(wildcard tools/perf/pmu-events/knc/*.json)
+EVENTS_JSON := $(wildcard tools/perf/pmu-events/knc/*.json tools/perf/pmu-events/knc/hw-cache/*.json)
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module gen tools check test demo perf qemu deps clean

@@ -200,8 +200,16 @@ t_generic_events_without_core_pmu() {
 	expect_eq "bus-cycles (id 6)" EINVAL "$($EVOPEN -t 0 6)"
 	expect_eq "ref-cycles (id 9)" EINVAL "$($EVOPEN -t 0 9)"
 	expect_eq "id 10, beyond PERF_COUNT_HW_MAX" EINVAL "$($EVOPEN -t 0 10)"
-	pstat "$out" -e L1-dcache-load-misses -- true
-	expect_eq "cache events (not mapped)" "<not supported>" "$(count_of "$out" L1-dcache-load-misses)"
+	# PERF_TYPE_HW_CACHE through the upstream driver's map (hw-cache.json)
+	pstat "$out" -e L1-dcache-load-misses,LLC-load-misses -- sh -c \
+		"$KNC_SIM inject data_read_miss 321 && $KNC_SIM inject l2_read_miss 55"
+	expect_eq L1-dcache-load-misses 321 "$(count_of "$out" L1-dcache-load-misses)"
+	expect_eq LLC-load-misses 55 "$(count_of "$out" LLC-load-misses)"
+	pstat "$out" -e LLC-loads -- true
+	expect_eq "LLC-loads (not countable)" "<not supported>" "$(count_of "$out" LLC-loads)"
+	expect_eq "L1-icache-stores" EINVAL "$($EVOPEN -t 3 0x101)"
+	expect_eq "node-loads" ENOENT "$($EVOPEN -t 3 0x6)"
+	expect_eq "cache id 7" EINVAL "$($EVOPEN -t 3 0x7)"
 	# perf's default event, cycles, from the clock model: profile at -F.
 	perf record -o $d -F 1000 -- build/tests/busy 0.5
 	top=$(perf report -i $d --stdio --sort sym 2>/dev/null | awk '/%/ && !/^#/ { print $NF; exit }')

@@ -455,6 +455,73 @@ static void test_lookup_undefined(void)
 	EXPECT_S64(-ENOENT, knc_event_lookup(0xff, 0xff));
 }
 
+/* PERF_TYPE_HW_CACHE config: cache id | op << 8 | result << 16 */
+static u64 hwc(unsigned int cache, unsigned int op, unsigned int result)
+{
+	return cache | op << 8 | (u64)result << 16;
+}
+
+/* The name of the table event a hw-cache config maps to, or NULL. */
+static const char *hwc_name(u64 config)
+{
+	int idx = knc_hw_cache_lookup(config);
+
+	return idx < 0 ? NULL : knc_events[idx].name;
+}
+
+/* The upstream driver's knc_hw_cache_event_ids, written out (facts, 3). */
+static void test_hw_cache_map(void)
+{
+	/* ids: L1D 0, L1I 1, LL 2, DTLB 3, ITLB 4, BPU 5, NODE 6 */
+	EXPECT_STR("data_read", hwc_name(hwc(0, 0, 0)));
+	EXPECT_STR("data_read_miss", hwc_name(hwc(0, 0, 1)));
+	EXPECT_STR("data_write", hwc_name(hwc(0, 1, 0)));
+	EXPECT_STR("data_write_miss", hwc_name(hwc(0, 1, 1)));
+	EXPECT_STR("l1_data_pf1", hwc_name(hwc(0, 2, 0)));
+	EXPECT_STR("l1_data_pf1_miss", hwc_name(hwc(0, 2, 1)));
+	EXPECT_STR("code_read", hwc_name(hwc(1, 0, 0)));
+	EXPECT_STR("code_cache_miss", hwc_name(hwc(1, 0, 1)));
+	EXPECT_STR("l2_read_miss", hwc_name(hwc(2, 0, 1)));
+	EXPECT_STR("l2_write_hit", hwc_name(hwc(2, 1, 0)));
+	EXPECT_STR("l2_data_pf2", hwc_name(hwc(2, 2, 0)));
+	EXPECT_STR("l2_data_pf2_miss", hwc_name(hwc(2, 2, 1)));
+	EXPECT_STR("data_read", hwc_name(hwc(3, 0, 0)));
+	EXPECT_STR("data_page_walk", hwc_name(hwc(3, 0, 1)));
+	EXPECT_STR("data_write", hwc_name(hwc(3, 1, 0)));
+	EXPECT_STR("data_page_walk", hwc_name(hwc(3, 1, 1)));
+	EXPECT_STR("code_read", hwc_name(hwc(4, 0, 0)));
+	EXPECT_STR("code_page_walk", hwc_name(hwc(4, 0, 1)));
+	EXPECT_STR("branches", hwc_name(hwc(5, 0, 0)));
+	EXPECT_STR("branches_mispredicted", hwc_name(hwc(5, 0, 1)));
+	/* bits above the result byte are not the map's (x86 ignores them) */
+	EXPECT_STR("data_read_miss", hwc_name(hwc(0, 0, 1) | 0xff000000ULL));
+}
+
+static void test_hw_cache_errors(void)
+{
+	unsigned int op, result;
+
+	/* -1 upstream: makes no sense */
+	EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(1, 1, 0)));
+	EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(1, 1, 1)));
+	for (op = 1; op < 3; op++)
+		for (result = 0; result < 2; result++) {
+			EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(4, op, result)));
+			EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(5, op, result)));
+		}
+	/* 0 upstream: not countable */
+	EXPECT_S64(-ENOENT, knc_hw_cache_lookup(hwc(1, 2, 0)));
+	EXPECT_S64(-ENOENT, knc_hw_cache_lookup(hwc(2, 0, 0)));
+	EXPECT_S64(-ENOENT, knc_hw_cache_lookup(hwc(2, 1, 1)));
+	EXPECT_S64(-ENOENT, knc_hw_cache_lookup(hwc(3, 2, 1)));
+	EXPECT_S64(-ENOENT, knc_hw_cache_lookup(hwc(6, 0, 0)));
+	/* out of range */
+	EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(7, 0, 0)));
+	EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(0xff, 0, 0)));
+	EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(0, 3, 0)));
+	EXPECT_S64(-EINVAL, knc_hw_cache_lookup(hwc(0, 0, 2)));
+}
+
 static void test_lookup_exhaustive(void)
 {
 	unsigned int ev, um;
@@ -1793,6 +1860,8 @@ static const struct t_case cases[] = {
 	CASE(table_cntmask),
 	CASE(table_periods),
 	CASE(lookup_known),
+	CASE(hw_cache_map),
+	CASE(hw_cache_errors),
 	CASE(lookup_undefined),
 	CASE(lookup_exhaustive),
 	CASE(lookup_name_events),

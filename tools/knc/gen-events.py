@@ -6,7 +6,8 @@ The JSON files in tools/perf/pmu-events/knc/ (perf 6.1 pmu-events format)
 are the single source of the Knights Corner event list.  This script
 validates them and derives from them:
 
-  --table OUT      the kernel module's X-macro event table,
+  --table OUT      the kernel module's X-macro event table (with the
+                   PERF_TYPE_HW_CACHE map of hw-cache/hw-cache.json),
   --doc OUT        Documentation/knc-events.rst,
   --expect-sysfs   the exact contents of each sysfs alias file,
   --check          validation only.
@@ -55,6 +56,36 @@ UPSTREAM_GENERIC = {
     "cache-misses": (0x29, 0x00),
     "branches": (0x12, 0x00),
     "branch-misses": (0x2b, 0x00),
+}
+
+# The PERF_TYPE_HW_CACHE map, in a subdirectory so that neither jevents.py
+# nor the table loader takes it for events.  perf's names for the cache ids,
+# ops and results (tools/perf/util/evsel.c), in the uapi's id order.
+HW_CACHE_FILE = Path("hw-cache") / "hw-cache.json"
+HW_CACHE_NAMES = ("L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch",
+                  "node")
+HW_CACHE_OPS = (("loads", "load-misses"), ("stores", "store-misses"),
+                ("prefetches", "prefetch-misses"))
+# The upstream driver's map (knc_hw_cache_event_ids): perf event name ->
+# (event code, umask), or None where it says the combination is invalid
+# (-1, EINVAL).  Combinations it leaves 0 are not supported (ENOENT).
+UPSTREAM_HW_CACHE = {
+    "L1-dcache-loads": (0x00, 0x00), "L1-dcache-load-misses": (0x03, 0x00),
+    "L1-dcache-stores": (0x01, 0x00), "L1-dcache-store-misses": (0x04, 0x00),
+    "L1-dcache-prefetches": (0x11, 0x00),
+    "L1-dcache-prefetch-misses": (0x1c, 0x00),
+    "L1-icache-loads": (0x0c, 0x00), "L1-icache-load-misses": (0x0e, 0x00),
+    "L1-icache-stores": None, "L1-icache-store-misses": None,
+    "LLC-load-misses": (0xcb, 0x10), "LLC-stores": (0xcc, 0x10),
+    "LLC-prefetches": (0xfc, 0x10), "LLC-prefetch-misses": (0xfe, 0x10),
+    "dTLB-loads": (0x00, 0x00), "dTLB-load-misses": (0x02, 0x00),
+    "dTLB-stores": (0x01, 0x00), "dTLB-store-misses": (0x02, 0x00),
+    "iTLB-loads": (0x0c, 0x00), "iTLB-load-misses": (0x0d, 0x00),
+    "iTLB-stores": None, "iTLB-store-misses": None,
+    "iTLB-prefetches": None, "iTLB-prefetch-misses": None,
+    "branch-loads": (0x12, 0x00), "branch-load-misses": (0x2b, 0x00),
+    "branch-stores": None, "branch-store-misses": None,
+    "branch-prefetches": None, "branch-prefetch-misses": None,
 }
 
 # Fields of an event / metric.  jevents.py silently ignores keys it does not
@@ -106,6 +137,7 @@ class Catalog:
     table: List[Entry]
     aliases: List[Entry]
     metrics: List[Entry]
+    hw_cache: List[Entry]
 
 
 def topic_of(file_name: str) -> str:
@@ -117,7 +149,7 @@ def topic_of(file_name: str) -> str:
 
 def load_catalog(events_dir: Path) -> Catalog:
     """Read every *.json file of events_dir; never raises on bad content."""
-    cat = Catalog(Path(events_dir), [], [], [], [])
+    cat = Catalog(Path(events_dir), [], [], [], [], [])
     files = sorted(Path(events_dir).glob("*.json"))
     if not files:
         cat.load_errors.append(f"{events_dir}: no *.json files")
@@ -143,7 +175,32 @@ def load_catalog(events_dir: Path) -> Catalog:
                 bucket.append(Entry(path.name, index, item))
             else:
                 cat.load_errors.append(f"{path.name}[{index}]: not an object")
+    path = Path(events_dir) / HW_CACHE_FILE
+    try:
+        with open(path, encoding="utf-8") as f:
+            content = json.load(f)
+    except (OSError, ValueError) as err:
+        cat.load_errors.append(f"{HW_CACHE_FILE}: {err}")
+        return cat
+    if not isinstance(content, list):
+        cat.load_errors.append(f"{HW_CACHE_FILE}: top level is not a list")
+        return cat
+    for index, item in enumerate(content):
+        if isinstance(item, dict):
+            cat.hw_cache.append(Entry(str(HW_CACHE_FILE), index, item))
+        else:
+            cat.load_errors.append(f"{HW_CACHE_FILE}[{index}]: not an object")
     return cat
+
+
+def hw_cache_ids(name: str) -> Optional[Tuple[int, int, int]]:
+    """perf's (cache, op, result) ids of a hw-cache event name, or None."""
+    for c, cache in enumerate(HW_CACHE_NAMES):
+        for o, results in enumerate(HW_CACHE_OPS):
+            for r, suffix in enumerate(results):
+                if name == f"{cache}-{suffix}":
+                    return c, o, r
+    return None
 
 
 def parse_byte(text: Optional[str]) -> Optional[int]:
@@ -596,6 +653,40 @@ def check_metric_values(cat: Catalog) -> List[str]:
 
 
 # (TAP case name, check).  validate() runs them all.
+def check_hw_cache(cat: Catalog) -> List[str]:
+    problems, seen = [], set()
+    names = {e.get("EventName"): event_key(e) for e in cat.table}
+    for e in cat.hw_cache:
+        perf_name = e.get("PerfEvent")
+        if sorted(e.data) not in (["EventName", "PerfEvent"],
+                                  ["Invalid", "PerfEvent"]):
+            problems.append(f"{e.where()}: wants PerfEvent and one of "
+                            "EventName, Invalid")
+            continue
+        if perf_name in seen:
+            problems.append(f"{e.where()}: {perf_name} listed twice")
+        seen.add(perf_name)
+        if hw_cache_ids(perf_name) is None:
+            problems.append(f"{e.where()}: {perf_name!r} is not a perf "
+                            "hw-cache event name")
+            continue
+        key = names.get(e.get("EventName")) if "EventName" in e.data else None
+        if "EventName" in e.data and key is None:
+            problems.append(f"{e.where()}: {e.get('EventName')} is not a "
+                            "table event")
+        want = UPSTREAM_HW_CACHE.get(perf_name, "absent")
+        got = None if "Invalid" in e.data else (key[1], key[0]) if key else key
+        if key is not None or "Invalid" in e.data:
+            if want == "absent" or want != got:
+                problems.append(f"{e.where()}: {perf_name} differs from the "
+                                "upstream driver's map")
+    for perf_name in UPSTREAM_HW_CACHE:
+        if perf_name not in seen:
+            problems.append(f"{HW_CACHE_FILE}: missing {perf_name} (upstream "
+                            "driver's map)")
+    return problems
+
+
 CHECKS = [
     ("JSON files load as lists of objects", check_load),
     ("events have exactly the expected fields", check_event_fields),
@@ -612,6 +703,8 @@ CHECKS = [
     ("metric expressions parse", check_metric_syntax),
     ("metric expressions use table events only", check_metric_events),
     ("metric expressions evaluate to finite numbers", check_metric_values),
+    ("the hw-cache map names table events, as the upstream driver's",
+     check_hw_cache),
 ]
 
 
@@ -703,6 +796,8 @@ def render_table(cat: Catalog) -> str:
         " * KNC_ALIAS(ident, \"sysfs-name\", target_ident, event, umask, "
         "cntmask, period)",
         " * cntmask: bit N set = counter N can count the event.",
+        " * KNC_HW_CACHE(cache, op, result, target_ident): PERF_TYPE_HW_CACHE",
+        " * KNC_HW_CACHE_INVALID(cache, op, result): EINVAL (others: ENOENT)",
         " */",
     ]
     lines += [f"KNC_EVENT({ev.ident}, 0x{ev.code:02x}, 0x{ev.umask:02x}, "
@@ -710,6 +805,14 @@ def render_table(cat: Catalog) -> str:
     lines += [f"KNC_ALIAS({ev.ident}, \"{ev.sysfs}\", {ev.target.ident}, "
               f"0x{ev.code:02x}, 0x{ev.umask:02x}, 0x{ev.cntmask:x}, "
               f"{ev.period})" for ev in alias_events(cat)]
+    for e in sorted(cat.hw_cache,
+                    key=lambda e: hw_cache_ids(e.get("PerfEvent"))):
+        ids = ", ".join(str(i) for i in hw_cache_ids(e.get("PerfEvent")))
+        if "Invalid" in e.data:
+            lines.append(f"KNC_HW_CACHE_INVALID({ids})")
+        else:
+            target = e.get("EventName").lower().replace("-", "_")
+            lines.append(f"KNC_HW_CACHE({ids}, {target})")
     return "\n".join(lines) + "\n"
 
 
@@ -821,6 +924,23 @@ def render_doc(cat: Catalog) -> str:
           f"``{m.get('ScaleUnit')}``" if m.get("ScaleUnit") else "none",
           _rst_text(m.get("PublicDescription") or m.get("BriefDescription"))]
          for m in cat.metrics])
+    lines += _rst_heading("Generic hardware cache events", "=")
+    lines += [
+        f"``{HW_CACHE_FILE.as_posix()}``: the upstream driver's map of "
+        "perf's ``PERF_TYPE_HW_CACHE`` events (``perf stat -e "
+        "L1-dcache-load-misses``), which knc takes when no x86 core PMU "
+        "exists. *Invalid* combinations give ``EINVAL``; the others, not "
+        "listed, ``ENOENT`` (``<not supported>``).",
+        "",
+    ]
+    lines += _rst_table(
+        [28, 50],
+        ["perf event", "Table event"],
+        [[f"``{e.get('PerfEvent')}``",
+          f"invalid: {e.get('Invalid')}" if "Invalid" in e.data
+          else f"``{e.get('EventName')}``"]
+         for e in sorted(cat.hw_cache,
+                         key=lambda e: hw_cache_ids(e.get("PerfEvent")))])
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -311,6 +311,14 @@ static int knc_pmu_event_init(struct perf_event *event)
 		if (config < 0)
 			return config;
 		break;
+	case PERF_TYPE_HW_CACHE:
+		if (!knc_generic_types)
+			return -ENOENT;
+		ret = knc_hw_cache_lookup(attr->config);
+		if (ret < 0)
+			return ret;
+		config = knc_events[ret].event | (u64)knc_events[ret].umask << 8;
+		break;
 	case PERF_TYPE_RAW:
 		if (!knc_generic_types)
 			return -ENOENT;

@@ -6,6 +6,7 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/nospec.h>
 #include <linux/string.h>
 
 #include "knc_logic.h"
@@ -14,6 +15,8 @@ const struct knc_event_desc knc_events[] = {
 #define KNC_EVENT(_name, _ev, _um, _cm, _p) \
 	{ .name = #_name, .event = _ev, .umask = _um, .cntmask = _cm, .period = _p },
 #define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
+#define KNC_HW_CACHE(_c, _o, _r, _target)
+#define KNC_HW_CACHE_INVALID(_c, _o, _r)
 #include "knc_events.tbl"
 #undef KNC_EVENT
 #undef KNC_ALIAS
@@ -29,6 +32,60 @@ const struct knc_event_desc knc_aliases[] = {
 #undef KNC_ALIAS
 };
 const unsigned int knc_num_aliases = ARRAY_SIZE(knc_aliases);
+
+/* knc_events[] indices by name, for the hw-cache map */
+enum {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p) KNC_EVIDX_##_name,
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+};
+
+/* knc_events[] index + 1; 0: KNC cannot count it; -1: makes no sense */
+static const s8 knc_hw_cache_map[KNC_HW_CACHE_IDS][KNC_HW_CACHE_OPS][KNC_HW_CACHE_RESULTS] = {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p)
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
+#undef KNC_HW_CACHE
+#undef KNC_HW_CACHE_INVALID
+#define KNC_HW_CACHE(_c, _o, _r, _target) \
+	[_c][_o][_r] = KNC_EVIDX_##_target + 1,
+#define KNC_HW_CACHE_INVALID(_c, _o, _r) \
+	[_c][_o][_r] = -1,
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+#undef KNC_HW_CACHE
+#undef KNC_HW_CACHE_INVALID
+};
+
+/**
+ * knc_hw_cache_lookup - the table event a PERF_TYPE_HW_CACHE config selects
+ * @config: cache id | op << 8 | result << 16 (perf_event_attr::config)
+ *
+ * The map is the upstream driver's (hw-cache/hw-cache.json). As the x86
+ * core, ids out of range and combinations that make no sense give -EINVAL,
+ * ones the hardware cannot count -ENOENT; higher config bits are ignored.
+ *
+ * Return: the index in knc_events[], or -EINVAL or -ENOENT.
+ */
+int knc_hw_cache_lookup(u64 config)
+{
+	unsigned int cache = config & 0xff, op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+	int val;
+
+	if (cache >= KNC_HW_CACHE_IDS || op >= KNC_HW_CACHE_OPS ||
+	    result >= KNC_HW_CACHE_RESULTS)
+		return -EINVAL;
+	cache = array_index_nospec(cache, KNC_HW_CACHE_IDS);
+	op = array_index_nospec(op, KNC_HW_CACHE_OPS);
+	result = array_index_nospec(result, KNC_HW_CACHE_RESULTS);
+	val = knc_hw_cache_map[cache][op][result];
+	if (!val)
+		return -ENOENT;
+	return val < 0 ? -EINVAL : val - 1;
+}
 
 /**
  * knc_event_lookup - find an (event, umask) pair in the event table

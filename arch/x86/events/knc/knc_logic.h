@@ -68,7 +68,13 @@ extern const unsigned int knc_num_events;
 extern const struct knc_event_desc knc_aliases[];
 extern const unsigned int knc_num_aliases;
 
+/* PERF_TYPE_HW_CACHE id ranges (PERF_COUNT_HW_CACHE_{,OP_,RESULT_}MAX) */
+#define KNC_HW_CACHE_IDS	7
+#define KNC_HW_CACHE_OPS	3
+#define KNC_HW_CACHE_RESULTS	2
+
 int knc_event_lookup(u8 event, u8 umask);
+int knc_hw_cache_lookup(u64 config);
 int knc_event_lookup_name(const char *name);
 int knc_config_check(u64 config);
 u64 knc_evtsel(u64 config, bool usr, bool os);
