@@ -277,10 +277,21 @@ t_bad_input_rejected() {
 	expect_eq "after bad input" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
 
-t_rdpmc_off_without_pce() {
-	# knc does not offer rdpmc to user space (no cap_user_rdpmc):
-	# CR4.PCE stays clear and the instruction faults.
-	expect_eq "rdpmc 0" fault "$($RDPMC raw 0 || true)"
+t_rdpmc_self_monitoring() {
+	local out type
+	type=$(cat $KNC_SYSFS/type)
+	dmesg | grep "knc PMU registered" | tail -n 1 | grep -q ", rdpmc" ||
+		fail "the module does not offer rdpmc"
+	# Without a mapped event, CR4.PCE is clear and RDPMC faults.
+	expect_eq "rdpmc 0 without an event" fault "$($RDPMC raw 0 || true)"
+	# With one, the mmap page says which counter to read, and RDPMC
+	# there gives what read() gives, up to the instructions in between.
+	out=$($RDPMC self "$type" 0x16)
+	echo "$out"
+	echo "$out" | grep -q "cap_user_rdpmc=1 index=[12] " || fail "no rdpmc through the page"
+	echo "$out" | awk '{ split($3, r, "="); split($4, d, "="); exit !(r[2] > 0 && r[2] <= d[2] && d[2] - r[2] < 10000) }' ||
+		fail "rdpmc's count is not read()'s"
+	expect_eq "rdpmc 0 after" fault "$($RDPMC raw 0 || true)"
 }
 
 t_pinned_after_per_task_use() {
@@ -310,7 +321,7 @@ cases=(
 	"two overflows at once are both delivered|t_two_overflows_one_pmi"
 	"knc/cycles/ and knc/instructions/ count and sample the hot function|t_generic_aliases_record"
 	"bad MSR writes fault and bad monitor input is refused; counting goes on|t_bad_input_rejected"
-	"RDPMC faults in user mode: knc leaves CR4.PCE clear|t_rdpmc_off_without_pce"
+	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
 

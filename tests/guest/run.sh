@@ -399,6 +399,16 @@ t_storm_throttles() {
 	expect_eq "count after the storm" 54321 "$(count_of "$out" knc/data_read/)"
 }
 
+t_no_rdpmc_on_the_simulator() {
+	local out
+	# The simulator's counters live in memory: RDPMC cannot read them.
+	! dmesg | grep "knc PMU registered" | tail -n 1 | grep -q ", rdpmc" ||
+		fail "the simulator offers rdpmc"
+	out=$(build/tests/rdpmc self "$(cat $KNC_SYSFS/type)" 0x16)
+	echo "$out"
+	echo "$out" | grep -q "cap_user_rdpmc=0 index=0 " || fail "the mmap page offers rdpmc"
+}
+
 # --- last: the module stays pinned after per-task use ------------------------
 
 t_pinned_after_per_task_use() {
@@ -439,6 +449,7 @@ cases=(
 	"two overflows in one PMI and back to back are all delivered|t_two_overflows_one_pmi"
 	"an overflow while the PMI handler runs is not lost|t_overflow_during_handler"
 	"a PMI storm throttles and counting stays exact|t_storm_throttles"
+	"the simulator offers no rdpmc in the mmap page|t_no_rdpmc_on_the_simulator"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
 

@@ -14,10 +14,12 @@
 #include <linux/module.h>
 #include <linux/nospec.h>
 #include <linux/perf_event.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/hardirq.h>
 #include <asm/nmi.h>
+#include <asm/tlbflush.h>
 
 #include "knc_hw.h"
 #include "knc_logic.h"
@@ -39,6 +41,15 @@ static const struct knc_hw_ops *knc_hw;
  * by the names of the JSON's generic aliases (and the "branches" event).
  */
 static bool knc_generic_types;
+
+/*
+ * RDPMC from user space (cap_user_rdpmc in the mmap page), as the x86 core
+ * offers it: the backend must read real counters, and the x86 core must
+ * know their width, since arch_perf_update_userpage() fills pmc_width from
+ * it (true on a KNC kernel with Linux's own driver, false without a core
+ * PMU).
+ */
+static bool knc_user_rdpmc;
 
 static const char * const knc_generic_names[PERF_COUNT_HW_MAX] = {
 	[PERF_COUNT_HW_CPU_CYCLES]		= "cycles",
@@ -76,6 +87,17 @@ static u8 knc_event_cntmask(const struct perf_event *event)
 	return idx < 0 ? 0 : knc_events[idx].cntmask;
 }
 
+/*
+ * A counter value as hw_perf_event::prev_count keeps it: sign-extended from
+ * 40 bits, as the x86 core does, because perf_event_update_userpage()
+ * publishes count - prev_count as the offset to which a task reading the
+ * counter with RDPMC adds the sign-extended value (knc_delta() masks).
+ */
+static u64 knc_prev_count(u64 counter)
+{
+	return sign_extend64(counter, KNC_CNTVAL_BITS - 1);
+}
+
 /* Fold the counter's progress since the last read into the 64-bit count. */
 static void knc_event_update(struct perf_event *event)
 {
@@ -85,7 +107,7 @@ static void knc_event_update(struct perf_event *event)
 	/* The PMI handler may update the same event between our two reads. */
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = knc_hw->read_counter(hwc->idx);
+		now = knc_prev_count(knc_hw->read_counter(hwc->idx));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	delta = knc_delta(prev, now);
@@ -104,7 +126,7 @@ static bool knc_event_set_period(struct perf_event *event)
 	if (elapsed)
 		hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, left);
-	local64_set(&hwc->prev_count, start);
+	local64_set(&hwc->prev_count, knc_prev_count(start));
 	knc_hw->write_counter(hwc->idx, start);
 	perf_event_update_userpage(event);
 	return elapsed;
@@ -350,8 +372,50 @@ static int knc_pmu_event_init(struct perf_event *event)
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
 	}
+	if (knc_user_rdpmc)
+		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 	knc_pin_for_task_context(event);
 	return 0;
+}
+
+/* The CR4.PCE a CPU running @mm needs: set while one of its events is mapped. */
+static void knc_update_pce(void *mm)
+{
+	if (current->active_mm != mm)
+		return;
+	if (atomic_read(&((struct mm_struct *)mm)->context.perf_rdpmc_allowed))
+		cr4_set_bits_irqsoff(X86_CR4_PCE);
+	else
+		cr4_clear_bits_irqsoff(X86_CR4_PCE);
+}
+
+/*
+ * A task mmaps an event's page to read it with RDPMC: allow RDPMC in its
+ * mm, whose context switches then keep CR4.PCE (the count is the x86
+ * core's, shared with the cpu PMU's events).
+ */
+static void knc_pmu_event_mapped(struct perf_event *event, struct mm_struct *mm)
+{
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+		return;
+	if (atomic_inc_return(&mm->context.perf_rdpmc_allowed) == 1)
+		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
+}
+
+static void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *mm)
+{
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+		return;
+	if (atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
+		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
+}
+
+/* RDPMC's ECX plus one for the mmap page, 0 when user space may not read. */
+static int knc_pmu_event_idx(struct perf_event *event)
+{
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+		return 0;
+	return event->hw.idx + 1;
 }
 
 /*
@@ -514,6 +578,9 @@ static struct pmu knc_pmu = {
 	.read		= knc_pmu_read,
 	.pmu_enable	= knc_pmu_enable,
 	.pmu_disable	= knc_pmu_disable,
+	.event_mapped	= knc_pmu_event_mapped,
+	.event_unmapped	= knc_pmu_event_unmapped,
+	.event_idx	= knc_pmu_event_idx,
 };
 
 /*
@@ -569,6 +636,8 @@ static int __init knc_pmu_init(void)
 
 		perf_get_x86_pmu_capability(&cap);
 		knc_generic_types = !cap.num_counters_gp;
+		knc_user_rdpmc = knc_hw->user_rdpmc &&
+				 cap.bit_width_gp == KNC_CNTVAL_BITS;
 	}
 	if (sampling)
 		knc_overflow = knc_find_overflow();
@@ -600,10 +669,11 @@ static int __init knc_pmu_init(void)
 	if (ret)
 		goto err_cpuhp;
 
-	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s\n",
+	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s%s\n",
 		knc_hw->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS,
 		knc_num_events, knc_overflow ? "sampling" : "counting only",
-		knc_generic_types ? ", generic events (no x86 core PMU)" : "");
+		knc_generic_types ? ", generic events (no x86 core PMU)" : "",
+		knc_user_rdpmc ? ", rdpmc" : "");
 	return 0;
 
 err_cpuhp:

@@ -31,6 +31,8 @@ struct pt_regs;
  * @write_ovf_ctrl: IA32_PERF_GLOBAL_OVF_CONTROL, write 1 to clear status
  * @unmask_pmi: unmask the local APIC LVT performance entry, which the APIC
  *	masks when it delivers a PMI
+ * @user_rdpmc: user space can read the counters with RDPMC (the hardware's
+ *	own counters; not the simulator's, which live in memory)
  * @sample_regs: optional; the registers of the context in which the
  *	overflowing events happened, given the PMI's. Hardware interrupts the
  *	very context (NULL op); the simulator's events happen in a context it
@@ -38,6 +40,7 @@ struct pt_regs;
  */
 struct knc_hw_ops {
 	const char *name;
+	bool user_rdpmc;
 	int (*probe)(void);
 	void (*remove)(void);
 	void (*cpu_online)(void);

@@ -148,6 +148,7 @@ static void knc_native_unmask_pmi(void)
 
 const struct knc_hw_ops knc_native_ops = {
 	.name			= "native",
+	.user_rdpmc		= true,
 	.probe			= knc_native_probe,
 	.remove			= knc_native_remove,
 	.cpu_online		= knc_native_cpu_online,
