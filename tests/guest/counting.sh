@@ -85,6 +85,22 @@ t_cpu_wide_one_cpu() {
 	expect_eq "CPU 1" 500 "$(count_of "$out" knc/l2_read_miss/)"
 }
 
+# Events survive another CPU going offline and online, and that CPU comes
+# back with its PMU reset and counting.
+t_hotplug_other_cpu() {
+	local out loop
+	out=$(mktemp)
+	loop="for i in 1 2 3; do echo 0 >/sys/devices/system/cpu/cpu1/online;
+		taskset -c 0 $INJ inject l2_read_miss 100;
+		echo 1 >/sys/devices/system/cpu/cpu1/online; done"
+	pstat "$out" -a -C 0 -e knc/l2_read_miss/ -- sh -c "$loop"
+	expect_eq "CPU-wide on CPU 0" 300 "$(count_of "$out" knc/l2_read_miss/)"
+	pstat "$out" -e knc/l2_read_miss/ -- taskset -c 0 sh -c "$loop"
+	expect_eq "per task" 300 "$(count_of "$out" knc/l2_read_miss/)"
+	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- taskset -c 1 "$INJ" inject l2_read_miss 77
+	expect_eq "CPU 1, back online" 77 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
 # The cases above, as "name|function" lines for a suite's case list.
 COUNTING_CASES=(
 	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
@@ -94,4 +110,5 @@ COUNTING_CASES=(
 	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"
 	"cmask, inv and edge select cycles|t_cmask_inv_edge"
 	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
+	"events survive CPU 1 going offline and online; it comes back counting|t_hotplug_other_cpu"
 )
