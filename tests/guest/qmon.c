@@ -138,11 +138,21 @@ static int pin_here(void)
 	return sched_getcpu();
 }
 
+/* A whole unsigned number (0x.. or decimal): no sign, nothing after it. */
+static int parse_u64(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || strchr(s, '-') ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = "user";
 	unsigned long long event, count, per_cycle = 1;
-	char cmd[256], *end;
+	char cmd[256];
 	int cpu, i, status;
 
 	if (argc == 3 && !strcmp(argv[1], "hmp")) {
@@ -151,14 +161,11 @@ int main(int argc, char **argv)
 	}
 	if (argc < 4 || strcmp(argv[1], "inject"))
 		return usage();
-	errno = 0;
-	event = strtoull(argv[2], &end, 0);
-	if (errno || *end || event > 0xffff) {
+	if (parse_u64(argv[2], &event) || event > 0xffff) {
 		fprintf(stderr, "qmon: bad event '%s' (umask<<8|code)\n", argv[2]);
 		return 2;
 	}
-	count = strtoull(argv[3], &end, 0);
-	if (errno || *end || !count) {
+	if (parse_u64(argv[3], &count) || !count) {
 		fprintf(stderr, "qmon: bad count '%s'\n", argv[3]);
 		return 2;
 	}
@@ -170,8 +177,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--any"))
 			mode = "any";
 		else if (!strcmp(argv[i], "--per-cycle") && i + 1 < argc) {
-			per_cycle = strtoull(argv[++i], &end, 0);
-			if (*end || !per_cycle || count % per_cycle) {
+			if (parse_u64(argv[++i], &per_cycle) || !per_cycle ||
+			    per_cycle > 0xffffffff || count % per_cycle) {
 				fprintf(stderr, "qmon: --per-cycle must divide COUNT\n");
 				return 2;
 			}
