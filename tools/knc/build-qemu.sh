@@ -21,7 +21,9 @@ JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 KEEP=3		# cached builds kept
 
 # Debian 12's QEMU: what qemu-system-x86 ships, so the model sits on the
-# exact TCG and APIC code the stock test bed runs.
+# exact TCG and APIC code the stock test bed runs.  The patches are made
+# against this version; when the archive has moved on (a point release
+# drops the old one) the newest 7.2 there is built instead, with a warning.
 QEMU_SOURCE_PACKAGE="qemu"
 QEMU_VERSION="1:7.2+dfsg-7+deb12u18"	# epoch:upstream-debian
 DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src.sources
@@ -43,13 +45,15 @@ Knights Corner PMU model) and leave it at build/qemu/qemu-system-x86_64.
 
   1. Fetch the source package with apt-get source (adding a deb-src entry
      for the machine's Debian archive, $DEB_SRC_LIST, when
-     there is none) into $SRC_CACHE, once.
+     there is none) into $SRC_CACHE, once.  Should the archive
+     no longer have $QEMU_VERSION, its newest 7.2 is taken (with a warning).
   2. Unpack it with dpkg-source -x (Debian's own patches applied), apply
      tools/knc/qemu/*.patch in order, configure and build with ninja, in
-     $CACHE/qemu/KEY, where KEY hashes the source version,
+     $CACHE/qemu/KEY, where KEY hashes the .dsc's name,
      the patches, the configure flags and this script.
   3. Copy the binary to build/qemu/. An existing build for the same KEY is
-     reused (seconds); the $KEEP newest builds are kept.
+     reused (seconds); the $KEEP newest builds are kept.  A lock in the
+     cache makes concurrent runs (another clone, CI) wait for each other.
 
 A cold build takes about 5 minutes on 2 cores. Run it as root (apt-get, the
 cache directory), or set KNC_CACHE to a writable directory and install the
@@ -124,8 +128,89 @@ shopt -s nullglob
 PATCHES=("$PATCH_DIR"/*.patch)
 shopt -u nullglob
 
+mkdir -p "$CACHE/qemu" "$SRC_CACHE" 2>/dev/null ||
+	die "cannot create $CACHE (run as root or set KNC_CACHE)"
+# One build-qemu.sh at a time per cache: two cold builds of one KEY would
+# share its directory.  A cache we cannot write can still serve a build.
+LOCK="$CACHE/build-qemu.lock"
+if { exec 9>>"$LOCK"; } 2>/dev/null; then
+	if ! flock -n 9; then
+		log "waiting for another build-qemu.sh ($LOCK)"
+		flock 9
+	fi
+fi
+
+# ---- 1. the source package ------------------------------------------------
+PINNED_DSC="${QEMU_SOURCE_PACKAGE}_${QEMU_VERSION#*:}.dsc"
+# Names the .dsc built instead of $PINNED_DSC, once the archive lost it.
+FALLBACK="$SRC_CACHE/$PINNED_DSC.fallback"
+FETCH_LOG="$SRC_CACHE/fetch.log"
+
+have_deb_src() {
+	grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
+		grep -qs '^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
+}
+
+apt_source() {
+	(cd "$SRC_CACHE" && apt-get source --download-only "$@") >>"$FETCH_LOG" 2>&1
+}
+
+# fetch_source: download the source package into $SRC_CACHE; print the
+# name of its .dsc
+fetch_source() {
+	local uri v
+
+	command -v apt-get >/dev/null || die "apt-get not found: a Debian machine is needed"
+	if [ ! -f "$DEB_SRC_LIST" ] && ! have_deb_src; then
+		# the same archive as the binary packages
+		uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
+		uri=${uri:-http://deb.debian.org/debian}
+		log "adding a deb-src entry for $uri ($DEB_SRC_LIST)" >&2
+		cat >"$DEB_SRC_LIST" <<EOS
+Types: deb-src
+URIs: $uri
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+		apt-get update -qq >&2 || die "apt-get update failed"
+	fi
+	log "fetching the $QEMU_SOURCE_PACKAGE $QEMU_VERSION source package (log: $FETCH_LOG)" >&2
+	if apt_source "$QEMU_SOURCE_PACKAGE=$QEMU_VERSION"; then
+		echo "$PINNED_DSC"
+		return
+	fi
+	# stale package lists, or a point release replaced the version
+	log "refreshing apt's package lists" >&2
+	apt-get update -qq >&2 || die "apt-get update failed"
+	if apt_source "$QEMU_SOURCE_PACKAGE=$QEMU_VERSION"; then
+		echo "$PINNED_DSC"
+		return
+	fi
+	v=$(apt-cache showsrc --only-source "$QEMU_SOURCE_PACKAGE" 2>/dev/null |
+		sed -n 's/^Version: //p' | grep -F "${QEMU_VERSION%%-*}-" | sort -V | tail -n 1)
+	[ -n "$v" ] ||
+		die "apt has no $QEMU_SOURCE_PACKAGE ${QEMU_VERSION%%-*} source package (a deb-src line for bookworm main is needed; see $FETCH_LOG)"
+	log "warning: the archive no longer has $QEMU_VERSION; building $v, which tools/knc/qemu/*.patch were not made against" >&2
+	apt_source "$QEMU_SOURCE_PACKAGE=$v" ||
+		die "apt-get source $QEMU_SOURCE_PACKAGE=$v failed (see $FETCH_LOG)"
+	echo "${QEMU_SOURCE_PACKAGE}_${v#*:}.dsc" >"$FALLBACK"
+	cat "$FALLBACK"
+}
+
+if [ -f "$SRC_CACHE/$PINNED_DSC" ]; then
+	DSC_NAME=$PINNED_DSC
+elif [ -s "$FALLBACK" ] && [ -f "$SRC_CACHE/$(cat "$FALLBACK")" ]; then
+	DSC_NAME=$(cat "$FALLBACK")
+	log "warning: building $DSC_NAME, not $PINNED_DSC (gone from the archive)"
+else
+	DSC_NAME=$(fetch_source)
+fi
+DSC="$SRC_CACHE/$DSC_NAME"
+[ -f "$DSC" ] || die "$DSC missing after apt-get source (see $FETCH_LOG)"
+
 KEY=$( {
-	printf 'source %s %s\n' "$QEMU_SOURCE_PACKAGE" "$QEMU_VERSION"
+	printf 'dsc %s\n' "$DSC_NAME"
 	printf 'configure %s\n' "${CONFIGURE_FLAGS[*]}"
 	sha256sum "$SCRIPT_PATH" | cut -d' ' -f1
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
@@ -137,44 +222,17 @@ BIN="$BUILD/qemu-system-x86_64"
 
 if [ "$FORCE" = 0 ] && [ -x "$BIN" ]; then
 	install_binary "$BIN"
-	touch "$BUILD"
+	touch "$BUILD" 2>/dev/null || true	# recently used: not pruned
 	log "build/qemu/qemu-system-x86_64 is up to date (cached build $KEY)"
 	exit 0
 fi
-
-mkdir -p "$CACHE/qemu" "$SRC_CACHE" || die "cannot create $CACHE (run as root or set KNC_CACHE)"
 start=$SECONDS
-
-# ---- 1. the source package ------------------------------------------------
-DSC="$SRC_CACHE/${QEMU_SOURCE_PACKAGE}_${QEMU_VERSION#*:}.dsc"
-if [ ! -f "$DSC" ]; then
-	command -v apt-get >/dev/null || die "apt-get not found: a Debian machine is needed"
-	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
-	   ! grep -qs '^deb-src ' /etc/apt/sources.list; then
-		# the same archive as the binary packages
-		uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
-		uri=${uri:-http://deb.debian.org/debian}
-		log "adding a deb-src entry for $uri ($DEB_SRC_LIST)"
-		cat >"$DEB_SRC_LIST" <<EOF
-Types: deb-src
-URIs: $uri
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-		apt-get update -qq
-	fi
-	log "fetching the $QEMU_SOURCE_PACKAGE $QEMU_VERSION source package"
-	(cd "$SRC_CACHE" && apt-get source --download-only "$QEMU_SOURCE_PACKAGE=$QEMU_VERSION") >>"$SRC_CACHE/fetch.log" 2>&1 ||
-		die "apt-get source $QEMU_SOURCE_PACKAGE=$QEMU_VERSION failed (see $SRC_CACHE/fetch.log)"
-	[ -f "$DSC" ] || die "$DSC missing after apt-get source"
-fi
 
 # ---- 2. unpack, patch, configure, build ------------------------------------
 rm -rf "$BUILD" "$BUILD.tmp"
 mkdir -p "$BUILD.tmp"
 LOG="$BUILD.tmp/build.log"
-log "unpacking $(basename "$DSC") (log: $LOG)"
+log "unpacking $DSC_NAME with ${#PATCHES[@]} patch(es) (log: $LOG)"
 run_logged "$LOG" dpkg-source --no-check -x "$DSC" "$BUILD.tmp/src"
 for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 	log "applying $(basename "$p")"
@@ -186,8 +244,10 @@ log "configuring"
 log "building qemu-system-x86_64 (ninja -j$JOBS)"
 run_logged "$LOG" ninja -C "$BUILD.tmp/src/build" -j"$JOBS" qemu-system-x86_64
 cp "$BUILD.tmp/src/build/qemu-system-x86_64" "$BUILD.tmp/"
-# Keep the binary and the log, not the 1 GB tree.
-rm -rf "$BUILD.tmp/src"
+# Keep the binary and the log: not the 1 GB tree, nor the copy of the orig
+# tarball that dpkg-source -x leaves beside it.
+find "$BUILD.tmp" -mindepth 1 -maxdepth 1 ! -name qemu-system-x86_64 ! -name build.log \
+	-exec rm -rf {} +
 mv "$BUILD.tmp" "$BUILD"
 
 # ---- 3. install, prune ------------------------------------------------------
