@@ -46,6 +46,22 @@ run_cases() {
 	[ "$tap_failed" -eq 0 ]
 }
 
+# Exact sample counts must not hang on perf's throttle. Under TCG an NMI
+# takes long in host time, so perf lowers perf_event_max_sample_rate as a
+# suite runs ("perf: interrupt took too long"), and a burst of more PMIs
+# than the rate allows in one tick is throttled. Raise the rate and keep
+# perf from lowering it; perf_throttle_default puts back the boot values.
+perf_throttle_off() {
+	echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
+	echo 1000000 >/proc/sys/kernel/perf_event_max_sample_rate
+	echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+}
+
+perf_throttle_default() {
+	echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
+	echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
+}
+
 fail() {
 	echo "$*"
 	return 1

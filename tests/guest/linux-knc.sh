@@ -143,4 +143,5 @@ cases=(
 	"defect: PMIs lost, the handler leaves the LVT entry masked|t_defect_pmis_lost"
 )
 
+perf_throttle_off
 run_cases "$@"

@@ -325,4 +325,5 @@ cases=(
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
 
+perf_throttle_off
 run_cases "$@"
