@@ -47,6 +47,27 @@
 #define KNC_SIM_MAX_COUNT	BIT_ULL(56)
 #define KNC_SIM_MAX_PMI_GAP_NS	(10 * NSEC_PER_MSEC)
 
+enum knc_sim_access {
+	KNC_SIM_RD_CTR,
+	KNC_SIM_WR_CTR,
+	KNC_SIM_WR_EVTSEL,
+	KNC_SIM_WR_CTRL,
+	KNC_SIM_RD_STATUS,
+	KNC_SIM_WR_OVF,
+	KNC_SIM_WR_LVT,
+	KNC_SIM_NR_ACCESS
+};
+
+static const char * const knc_sim_access_names[KNC_SIM_NR_ACCESS] = {
+	[KNC_SIM_RD_CTR]	= "rd_ctr",
+	[KNC_SIM_WR_CTR]	= "wr_ctr",
+	[KNC_SIM_WR_EVTSEL]	= "wr_evtsel",
+	[KNC_SIM_WR_CTRL]	= "wr_ctrl",
+	[KNC_SIM_RD_STATUS]	= "rd_status",
+	[KNC_SIM_WR_OVF]	= "wr_ovf",
+	[KNC_SIM_WR_LVT]	= "wr_lvt",
+};
+
 /**
  * struct knc_sim_cpu - one CPU's simulated PMU
  * @regs: the registers
@@ -61,6 +82,8 @@
  * @last_pmi_ns: when the last PMI was sent
  * @pmis: PMIs delivered
  * @pmi_timeouts: PMIs the driver did not service within the wait
+ * @access: the driver's register accesses, by kind (enum knc_sim_access),
+ *	as the QEMU model counts MSR accesses: what the benchmark counts
  */
 struct knc_sim_cpu {
 	struct knc_sim_regs regs;
@@ -73,6 +96,7 @@ struct knc_sim_cpu {
 	u64 last_pmi_ns;
 	unsigned long pmis;
 	unsigned long pmi_timeouts;
+	unsigned long access[KNC_SIM_NR_ACCESS];
 };
 
 static DEFINE_PER_CPU(struct knc_sim_cpu, knc_sim_cpu);
@@ -288,13 +312,17 @@ static void knc_sim_cpu_offline(void)
 
 static u64 knc_sim_read_counter(unsigned int idx)
 {
-	return knc_sim_sync()->regs.ctr[idx];
+	struct knc_sim_cpu *sc = knc_sim_sync();
+
+	sc->access[KNC_SIM_RD_CTR]++;
+	return sc->regs.ctr[idx];
 }
 
 static void knc_sim_write_counter(unsigned int idx, u64 val)
 {
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
+	sc->access[KNC_SIM_WR_CTR]++;
 	knc_sim_write_counter_reg(&sc->regs, idx, val);
 	knc_sim_clock_update(sc);
 }
@@ -310,6 +338,7 @@ static void knc_sim_write_evtsel(unsigned int idx, u64 val)
 {
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
+	sc->access[KNC_SIM_WR_EVTSEL]++;
 	knc_sim_write_evtsel_reg(&sc->regs, idx, val);
 	knc_sim_flush_pmi(sc);
 }
@@ -318,6 +347,7 @@ static void knc_sim_write_global_ctrl(u64 val)
 {
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
+	sc->access[KNC_SIM_WR_CTRL]++;
 	knc_sim_write_global_ctrl_reg(&sc->regs, val);
 	if (in_nmi() && val && sc->race)
 		knc_sim_race(sc);
@@ -326,17 +356,26 @@ static void knc_sim_write_global_ctrl(u64 val)
 
 static u64 knc_sim_read_global_status(void)
 {
-	return this_cpu_ptr(&knc_sim_cpu)->regs.global_status;
+	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
+
+	sc->access[KNC_SIM_RD_STATUS]++;
+	return sc->regs.global_status;
 }
 
 static void knc_sim_write_ovf_ctrl(u64 val)
 {
-	knc_sim_write_ovf_ctrl_reg(&this_cpu_ptr(&knc_sim_cpu)->regs, val);
+	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
+
+	sc->access[KNC_SIM_WR_OVF]++;
+	knc_sim_write_ovf_ctrl_reg(&sc->regs, val);
 }
 
 static void knc_sim_unmask(void)
 {
-	knc_sim_unmask_pmi(&this_cpu_ptr(&knc_sim_cpu)->regs);
+	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
+
+	sc->access[KNC_SIM_WR_LVT]++;
+	knc_sim_unmask_pmi(&sc->regs);
 }
 
 static struct pt_regs *knc_sim_sample_regs(struct pt_regs *pmi_regs)
@@ -474,17 +513,21 @@ static const struct file_operations knc_sim_inject_fops = {
 
 static int knc_sim_regs_show(struct seq_file *m, void *v)
 {
-	unsigned int cpu;
+	unsigned int cpu, i;
 
 	for_each_online_cpu(cpu) {
 		const struct knc_sim_cpu *sc = per_cpu_ptr(&knc_sim_cpu, cpu);
 		const struct knc_sim_regs *r = &sc->regs;
 
-		seq_printf(m, "cpu%u ctr0=%#llx ctr1=%#llx evtsel0=%#llx evtsel1=%#llx global_ctrl=%#llx global_status=%#llx spflt=%#llx lvt=%s pmis=%lu pmi_timeouts=%lu\n",
+		seq_printf(m, "cpu%u ctr0=%#llx ctr1=%#llx evtsel0=%#llx evtsel1=%#llx global_ctrl=%#llx global_status=%#llx spflt=%#llx lvt=%s pmis=%lu pmi_timeouts=%lu",
 			   cpu, r->ctr[0], r->ctr[1], r->evtsel[0], r->evtsel[1],
 			   r->global_ctrl, r->global_status, r->spflt,
 			   r->lvt_masked ? "masked" : "unmasked", sc->pmis,
 			   sc->pmi_timeouts);
+		for (i = 0; i < KNC_SIM_NR_ACCESS; i++)
+			seq_printf(m, " %s=%lu", knc_sim_access_names[i],
+				   sc->access[i]);
+		seq_putc(m, '\n');
 	}
 	return 0;
 }
