@@ -34,7 +34,7 @@ module: $(TBL)
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
-	build/tests/ctxmix build/tests/qmon build/tests/loop
+	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)

@@ -14,6 +14,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib.sh
 . tests/guest/counting.sh
+. tests/guest/accesses.sh
 
 MODEL=tools/knc/knc-model
 LOOP=build/tests/loop
@@ -294,6 +295,14 @@ t_rdpmc_self_monitoring() {
 	expect_eq "rdpmc 0 after" fault "$($RDPMC raw 0 || true)"
 }
 
+t_register_accesses() {
+	local table
+	table=$(ACC_SOURCE=model ACC_BESIDE_CPU_PMU=1 ACC_TYPE=$(cat $KNC_SYSFS/type) acc_table_here) ||
+		fail "pmuops failed"
+	echo "$table"
+	acc_expect "$table"
+}
+
 t_pinned_after_per_task_use() {
 	local out
 	if out=$(rmmod knc_pmu 2>&1); then
@@ -322,6 +331,7 @@ cases=(
 	"knc/cycles/ and knc/instructions/ count and sample the hot function|t_generic_aliases_record"
 	"bad MSR writes fault and bad monitor input is refused; counting goes on|t_bad_input_rejected"
 	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring"
+	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
 

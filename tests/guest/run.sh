@@ -9,6 +9,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib.sh
 . tests/guest/counting.sh
+. tests/guest/accesses.sh
 
 INJ=$KNC_SIM
 # The clock model is the simulator's only event that moves by itself.
@@ -413,6 +414,13 @@ t_no_rdpmc_on_the_simulator() {
 	echo "$out" | grep -q "cap_user_rdpmc=0 index=0 " || fail "the mmap page offers rdpmc"
 }
 
+t_register_accesses() {
+	local table
+	table=$(ACC_SOURCE=sim ACC_TYPE=$(cat $KNC_SYSFS/type) acc_table_here) || fail "pmuops failed"
+	echo "$table"
+	acc_expect "$table"
+}
+
 # --- last: the module stays pinned after per-task use ------------------------
 
 t_pinned_after_per_task_use() {
@@ -454,6 +462,7 @@ cases=(
 	"an overflow while the PMI handler runs is not lost|t_overflow_during_handler"
 	"a PMI storm throttles and counting stays exact|t_storm_throttles"
 	"the simulator offers no rdpmc in the mmap page|t_no_rdpmc_on_the_simulator"
+	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
 

@@ -69,11 +69,11 @@ static knc_overflow_fn knc_overflow;
 /**
  * struct knc_cpu_hw - per-CPU driver state
  * @events: the event on each counter, or NULL
- * @enabled: the PMU is enabled (perf core's pmu_enable/pmu_disable)
+ * @running: the counters whose events are started
  */
 struct knc_cpu_hw {
 	struct perf_event *events[KNC_NUM_COUNTERS];
-	bool enabled;
+	u8 running;
 };
 
 static DEFINE_PER_CPU(struct knc_cpu_hw, knc_cpu_hw);
@@ -132,8 +132,22 @@ static bool knc_event_set_period(struct perf_event *event)
 	return elapsed;
 }
 
+/*
+ * A counter counts while its bit is set in both EvtSel.EN and GLOBAL_CTRL.
+ * EvtSel.EN starts and stops each event; GLOBAL_CTRL stays set but for the
+ * PMI handler. Scheduling a task's event out and in then costs the least
+ * the hardware allows: EvtSel, read; counter, EvtSel.
+ *
+ * There is no pmu_disable/pmu_enable pair to gate the whole PMU: on a KNC
+ * kernel Linux 6.1 runs every perf_hw_context under the cpu PMU's
+ * disable/enable, and arch/x86/events/intel/knc.c clears and sets
+ * GLOBAL_CTRL there itself, so a group starts and stops as one. Without
+ * a core PMU a group's events start a few hundred kernel instructions
+ * apart (nothing for user-mode events).
+ */
 static void knc_pmu_start(struct perf_event *event, int flags)
 {
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
@@ -143,16 +157,19 @@ static void knc_pmu_start(struct perf_event *event, int flags)
 		knc_event_set_period(event);
 	}
 	hwc->state = 0;
+	cpuc->running |= BIT(hwc->idx);
 	knc_hw->write_evtsel(hwc->idx, hwc->config);
 	perf_event_update_userpage(event);
 }
 
 static void knc_pmu_stop(struct perf_event *event, int flags)
 {
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (!(hwc->state & PERF_HES_STOPPED)) {
 		knc_hw->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
+		cpuc->running &= ~BIT(hwc->idx);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
@@ -226,22 +243,6 @@ static void knc_pmu_del(struct perf_event *event, int flags)
 static void knc_pmu_read(struct perf_event *event)
 {
 	knc_event_update(event);
-}
-
-/*
- * GLOBAL_CTRL is the PMU-wide switch: both bits set while perf has the PMU
- * enabled; each counter's EvtSel.EN says whether it runs.
- */
-static void knc_pmu_enable(struct pmu *pmu)
-{
-	this_cpu_ptr(&knc_cpu_hw)->enabled = true;
-	knc_hw->write_global_ctrl(KNC_COUNTERS_MASK);
-}
-
-static void knc_pmu_disable(struct pmu *pmu)
-{
-	this_cpu_ptr(&knc_cpu_hw)->enabled = false;
-	knc_hw->write_global_ctrl(0);
 }
 
 /* Can the event's group, with the event, be counted at once? */
@@ -422,21 +423,24 @@ static int knc_pmu_event_idx(struct perf_event *event)
  * The PMI, delivered as an NMI, in the order seed 000 (1.4.3.9) prescribes:
  * stop the counters, read and clear the overflow status, unmask the LVT
  * entry the APIC masked on delivery, reload the counters, restart. With the
- * counters stopped no overflow can slip in between reading and clearing.
+ * counters stopped no overflow can slip in between reading and clearing
+ * (its PMI would find the entry masked), so the status needs no second
+ * read; one that comes after the restart raises a PMI of its own.
  */
 static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	bool stopped = cpuc->running;
 	struct perf_sample_data data;
 	struct pt_regs *sregs;
 	unsigned long status;
-	int idx, handled = 0;
+	int idx;
 
-	if (!knc_hw->read_global_status())
-		return NMI_DONE;
-
-	knc_hw->write_global_ctrl(0);
+	if (stopped)
+		knc_hw->write_global_ctrl(0);
 	status = knc_hw->read_global_status() & KNC_COUNTERS_MASK;
+	if (!status)
+		goto out;
 	knc_hw->write_ovf_ctrl(status);
 	knc_hw->unmask_pmi();
 
@@ -444,7 +448,6 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	for_each_set_bit(idx, &status, KNC_NUM_COUNTERS) {
 		struct perf_event *event = cpuc->events[idx];
 
-		handled++;
 		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
 		knc_event_update(event);
@@ -455,12 +458,11 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		if (knc_overflow(event, &data, sregs))
 			knc_pmu_stop(event, 0);	/* throttled */
 	}
-
-	if (cpuc->enabled)
+	inc_irq_stat(apic_perf_irqs);
+out:
+	if (stopped)
 		knc_hw->write_global_ctrl(KNC_COUNTERS_MASK);
-	if (handled)
-		inc_irq_stat(apic_perf_irqs);
-	return handled ? handled : NMI_HANDLED;
+	return status ? hweight_long(status) : NMI_DONE;
 }
 
 static int knc_cpu_online(unsigned int cpu)
@@ -469,14 +471,19 @@ static int knc_cpu_online(unsigned int cpu)
 
 	local_irq_save(flags);
 	knc_hw->cpu_online();
+	knc_hw->write_global_ctrl(KNC_COUNTERS_MASK);
 	local_irq_restore(flags);
 	return 0;
 }
 
 static int knc_cpu_offline(unsigned int cpu)
 {
+	unsigned long flags;
+
+	local_irq_save(flags);
 	if (knc_hw->cpu_offline)
 		knc_hw->cpu_offline();
+	local_irq_restore(flags);
 	return 0;
 }
 
@@ -576,8 +583,6 @@ static struct pmu knc_pmu = {
 	.start		= knc_pmu_start,
 	.stop		= knc_pmu_stop,
 	.read		= knc_pmu_read,
-	.pmu_enable	= knc_pmu_enable,
-	.pmu_disable	= knc_pmu_disable,
 	.event_mapped	= knc_pmu_event_mapped,
 	.event_unmapped	= knc_pmu_event_unmapped,
 	.event_idx	= knc_pmu_event_idx,

@@ -22,7 +22,8 @@ struct pt_regs;
  * @remove: release what probe claimed
  * @cpu_online: reset this CPU's PMU state (all registers zero, the LVT
  *	performance entry routed as an NMI and unmasked)
- * @cpu_offline: optional; quiesce this CPU's PMU before it goes down
+ * @cpu_offline: optional; quiesce this CPU's PMU before it goes down, and
+ *	on every CPU when the module unloads
  * @read_counter: IA32_PerfCntrX, 40 bits, zero extended
  * @write_counter: IA32_PerfCntrX; all 40 bits are written
  * @write_evtsel: IA32_PerfEvtSelX

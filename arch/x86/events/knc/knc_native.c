@@ -105,6 +105,16 @@ static void knc_native_cpu_online(void)
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
+/* Leave no EvtSel enabled for the cpu PMU, which gets the counters back. */
+static void knc_native_cpu_offline(void)
+{
+	int i;
+
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+		wrmsrl(KNC_MSR_EVNTSEL0 + i, 0);
+}
+
 static u64 knc_native_read_counter(unsigned int idx)
 {
 	u64 val;
@@ -152,6 +162,7 @@ const struct knc_hw_ops knc_native_ops = {
 	.probe			= knc_native_probe,
 	.remove			= knc_native_remove,
 	.cpu_online		= knc_native_cpu_online,
+	.cpu_offline		= knc_native_cpu_offline,
 	.read_counter		= knc_native_read_counter,
 	.write_counter		= knc_native_write_counter,
 	.write_evtsel		= knc_native_write_evtsel,

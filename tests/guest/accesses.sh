@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+# PMU register accesses per operation, counted by the PMU itself: the QEMU
+# model's per-vCPU MSR and LVT access counters, or the simulator's count of
+# backend ops. Sourced by the suites and by tests/guest/bench.sh, which
+# set
+#   ACC_SOURCE   who counts: "model" (QEMU's `info knc-pmu`) or "sim"
+#   ACC_TYPE     the perf type of the PMU under test (knc, or 4, raw
+#                events of the cpu PMU that Linux's own driver provides)
+#   ACC_BESIDE_CPU_PMU=1  knc_pmu.ko runs beside Linux's own driver, which
+#                clears and sets GLOBAL_CTRL (a read and a write each time)
+#                whenever Linux 6.1 disables and enables the cpu PMU: around
+#                every switch of a perf_hw_context, knc's included. knc_pmu.ko
+#                never reads GLOBAL_CTRL, so those reads tell the two apart;
+#                the figures are knc_pmu.ko's alone, the "_cpu" rows the cpu
+#                PMU's.
+# Each figure is the difference of two runs of build/tests/pmuops of
+# different lengths, pinned to CPU 1 (the counters are read from CPU 0),
+# divided by the difference in operations: what both runs share (exec,
+# open, close, exit) cancels out.
+# shellcheck shell=bash
+
+PMUOPS=build/tests/pmuops
+ACC_CPU=1
+# instructions_executed, user mode: real on the QEMU model
+ACC_EVENT=0x16
+
+# acc_snapshot CPU: "ACCESSES PMIS CTRL_READS" of that CPU's PMU so far,
+# read from CPU 0. The model counts each vCPU's MSR and LVT accesses (rdpmc
+# is user space's), the simulator the driver's backend ops.
+acc_snapshot() {
+	case $ACC_SOURCE in
+	model)
+		taskset -c 0 tools/knc/knc-model regs | awk -v cpu="cpu $1:" '
+			index($0, cpu) == 1 && $3 == "access" {
+				for (i = 4; i < NF; i += 2) {
+					if ($i ~ /^(rd|wr)/ && $i != "rdpmc") a += $(i + 1)
+					if ($i == "pmi") p = $(i + 1)
+					if ($i == "rdGLOBAL_CTRL") c = $(i + 1)
+				}
+				print a + 0, p + 0, c + 0
+			}' ;;
+	sim)
+		taskset -c 0 tools/knc/knc-sim regs | awk -v cpu="cpu$1" '$1 == cpu {
+			for (i = 2; i <= NF; i++) {
+				split($i, kv, "=")
+				if (kv[1] ~ /^(rd|wr)_/) a += kv[2]
+				if (kv[1] == "pmis") p = kv[2]
+			}
+			print a + 0, p + 0, 0
+		}' ;;
+	esac
+}
+
+# acc_run PMUOPS-ARGS...: print "ACCESSES PMIS SWITCHES CPU_PMU_ACCESSES"
+# of one run
+acc_run() {
+	local a0 p0 c0 a1 p1 c1 s c
+	read -r a0 p0 c0 <<<"$(acc_snapshot $ACC_CPU)"
+	s=$(taskset -c $ACC_CPU $PMUOPS "$@" | awk '$1 == "switches" { print $2 }')
+	[ -n "$s" ] || return 1
+	read -r a1 p1 c1 <<<"$(acc_snapshot $ACC_CPU)"
+	c=0
+	[ "${ACC_BESIDE_CPU_PMU:-0}" = 0 ] || c=$((2 * (c1 - c0)))
+	echo "$((a1 - a0 - c)) $((p1 - p0)) $s $c"
+}
+
+# acc_per UNIT N1 N2 PMUOPS-ARGS-BEFORE-N...: "ACCESSES CPU_PMU_ACCESSES"
+# per unit, two decimals; UNIT is "switch" (per context switch out and
+# in), "pmi" (per PMI, less the switches' share at $ACC_SWITCH each) or
+# "op" (per operation N counts, less the switches' share).
+acc_per() {
+	local unit=$1 n1=$2 n2=$3 r1 r2
+	shift 3
+	r1=$(acc_run "$@" "$n1") || return 1
+	r2=$(acc_run "$@" "$n2") || return 1
+	echo "# $* $n1: $r1; $n2: $r2 (accesses, PMIs, switches, cpu PMU's)" >&2
+	awk -v u="$unit" -v n1="$n1" -v n2="$n2" -v sw="${ACC_SWITCH:-0}" \
+		-v swc="${ACC_SWITCH_CPU:-0}" -v r1="$r1" -v r2="$r2" 'BEGIN {
+		split(r1, a); split(r2, b)
+		da = b[1] - a[1]; dp = b[2] - a[2]; ds = b[3] - a[3]; dc = b[4] - a[4]
+		if (u == "switch") { d = ds }
+		else { da -= sw * ds; dc -= swc * ds; d = (u == "pmi") ? dp : n2 - n1 }
+		if (d <= 0) { print "nan nan"; exit }
+		printf "%.2f %.2f\n", da / d, dc / d
+	}'
+}
+
+# acc_table PMI-WORK...: the accesses of each operation, one "name value"
+# line each. PMI-WORK is how the events overflow, the pmuops arguments
+# before N: "loop" (executed instructions, on the QEMU model) or "-f FILE
+# -l LINE write" (injection, on the simulator); ACC_PERIOD, ACC_PMI_N1 and
+# ACC_PMI_N2 say how many PMIs each run gets.
+acc_table() {
+	local e="-e$ACC_TYPE:$ACC_EVENT" r
+	r=$(acc_per switch 200 400 "$e" switch) || return 1
+	read -r ACC_SWITCH ACC_SWITCH_CPU <<<"$r"
+	export ACC_SWITCH ACC_SWITCH_CPU
+	acc_row switch_1 "$r"
+	acc_row switch_2 "$(acc_per switch 200 400 "$e" "$e" switch)"
+	acc_row read "$(acc_per op 200 400 "$e" read)"
+	acc_row open_close "$(acc_per op 100 200 "$e" open)"
+	acc_row pmi_1 "$(acc_per pmi "$ACC_PMI_N1" "$ACC_PMI_N2" "$e" -p "$ACC_PERIOD" "$@")"
+	acc_row pmi_2 "$(acc_per pmi "$ACC_PMI_N1" "$ACC_PMI_N2" "$e" "$e" -p "$ACC_PERIOD" "$@")"
+}
+
+# acc_row NAME "OWN CPU": "NAME OWN", and "NAME_cpu CPU" beside the cpu PMU
+acc_row() {
+	local own cpu
+	read -r own cpu <<<"$2"
+	echo "$1 ${own:-nan}"
+	[ "${ACC_BESIDE_CPU_PMU:-0}" = 0 ] || echo "${1}_cpu ${cpu:-nan}"
+}
+
+# acc_table_here: acc_table with this suite's PMU and its way to overflow
+acc_table_here() {
+	case $ACC_SOURCE in
+	model)
+		ACC_PERIOD=10000 ACC_PMI_N1=1000000 ACC_PMI_N2=2000000 acc_table loop ;;
+	sim)
+		ACC_PERIOD=10000 ACC_PMI_N1=100 ACC_PMI_N2=200 acc_table \
+			-f /sys/kernel/debug/knc_sim/inject -l "instructions_executed 10000 user" write ;;
+	esac
+}
+
+# The least accesses the hardware allows, and what knc_pmu.ko makes: a
+# task switched out and in with one event: stop (EvtSel), read the
+# counter; write it, start (EvtSel). A PMI: stop (GLOBAL_CTRL), read the
+# status, clear it, unmask the LVT entry, read and reload the counter,
+# restart. An access more fails the suites.
+ACC_EXPECTED="switch_1 4 switch_2 8 read 1 open_close 4 pmi_1 7 pmi_2 9"
+
+# acc_expect TABLE: each figure of acc_table's TABLE is the expected one
+# (to 0.1: an unrelated NMI or switch in a run adds a little)
+acc_expect() {
+	local table=$1 name want got bad=0
+	# shellcheck disable=SC2086
+	set -- $ACC_EXPECTED
+	while [ $# -ge 2 ]; do
+		name=$1 want=$2
+		shift 2
+		got=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$table")
+		if ! awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g >= w - 0.1 && g <= w + 0.1) }'; then
+			echo "$name: ${got:-no figure} accesses, expected $want"
+			bad=1
+		fi
+	done
+	return $bad
+}
