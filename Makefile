@@ -20,7 +20,7 @@ TBL := $(KNC)/knc_events.tbl
 EVENTS_JSON := $(wildcard tools/perf/pmu-events/knc/*.json tools/perf/pmu-events/knc/hw-cache/*.json)
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
-.PHONY: all module gen tools check test demo perf qemu deps clean
+.PHONY: all module gen tools check test demo bench perf qemu deps clean
 
 all: module tools
 
@@ -64,6 +64,13 @@ demo: deps
 	$(MAKE) qemu
 	tools/knc/knc-vm -- tools/knc/demo
 	tools/knc/knc-vm --native -- tools/knc/demo-native
+
+# The hot paths' register accesses and overheads, as one table
+# (Documentation/knc-pmu.rst, "Benchmarks").
+bench: deps
+	$(MAKE) all
+	$(MAKE) qemu
+	tools/knc/bench
 
 perf:
 	tools/knc/build-perf.sh

@@ -25,15 +25,16 @@ ACC_CPU=1
 ACC_EVENT=0x16
 
 # acc_snapshot CPU: "ACCESSES PMIS CTRL_READS" of that CPU's PMU so far,
-# read from CPU 0. The model counts each vCPU's MSR and LVT accesses (rdpmc
-# is user space's), the simulator the driver's backend ops.
+# read from CPU 0. The model counts each vCPU's MSR, RDPMC and LVT accesses
+# (the x86 core reads its counters with RDPMC; pmuops never does), the
+# simulator the driver's backend ops.
 acc_snapshot() {
 	case $ACC_SOURCE in
 	model)
 		taskset -c 0 tools/knc/knc-model regs | awk -v cpu="cpu $1:" '
 			index($0, cpu) == 1 && $3 == "access" {
 				for (i = 4; i < NF; i += 2) {
-					if ($i ~ /^(rd|wr)/ && $i != "rdpmc") a += $(i + 1)
+					if ($i ~ /^(rd|wr)/) a += $(i + 1)
 					if ($i == "pmi") p = $(i + 1)
 					if ($i == "rdGLOBAL_CTRL") c = $(i + 1)
 				}
