@@ -24,49 +24,52 @@ ACC_CPU=1
 # instructions_executed, user mode: real on the QEMU model
 ACC_EVENT=0x16
 
-# acc_snapshot CPU: "ACCESSES PMIS CTRL_READS" of that CPU's PMU so far,
-# read from CPU 0. The model counts each vCPU's MSR, RDPMC and LVT accesses
-# (the x86 core reads its counters with RDPMC; pmuops never does), the
-# simulator the driver's backend ops.
+# acc_snapshot CPU: "ACCESSES PMIS CTRL_READS" of that CPU's PMU so far
+# (CPU "all": of every CPU's), read from CPU 0. The model counts each
+# vCPU's MSR, RDPMC and LVT accesses (the x86 core reads its counters with
+# RDPMC; pmuops never does), the simulator the driver's backend ops.
 acc_snapshot() {
 	case $ACC_SOURCE in
 	model)
 		taskset -c 0 tools/knc/knc-model regs | awk -v cpu="cpu $1:" '
-			index($0, cpu) == 1 && $3 == "access" {
+			(index($0, cpu) == 1 || cpu == "cpu all:") && $3 == "access" {
 				for (i = 4; i < NF; i += 2) {
 					if ($i ~ /^(rd|wr)/) a += $(i + 1)
-					if ($i == "pmi") p = $(i + 1)
-					if ($i == "rdGLOBAL_CTRL") c = $(i + 1)
+					if ($i == "pmi") p += $(i + 1)
+					if ($i == "rdGLOBAL_CTRL") c += $(i + 1)
 				}
-				print a + 0, p + 0, c + 0
-			}' ;;
+			}
+			END { print a + 0, p + 0, c + 0 }' ;;
 	sim)
-		taskset -c 0 tools/knc/knc-sim regs | awk -v cpu="cpu$1" '$1 == cpu {
+		taskset -c 0 tools/knc/knc-sim regs | awk -v cpu="cpu$1" '$1 == cpu || cpu == "cpuall" {
 			for (i = 2; i <= NF; i++) {
 				split($i, kv, "=")
 				if (kv[1] ~ /^(rd|wr)_/) a += kv[2]
-				if (kv[1] == "pmis") p = kv[2]
+				if (kv[1] == "pmis") p += kv[2]
 			}
-			print a + 0, p + 0, 0
-		}' ;;
+		}
+		END { print a + 0, p + 0, 0 }' ;;
 	esac
 }
 
-# acc_run PMUOPS-ARGS...: print "ACCESSES PMIS SWITCHES CPU_PMU_ACCESSES"
-# of one run
+# acc_run PMUOPS-ARGS...: print "ACCESSES PMIS SWITCHES CPU_PMU_ACCESSES NS"
+# of one run, counted on CPU $ACC_CPU (ACC_ALL_CPUS=1: on all CPUs)
 acc_run() {
-	local a0 p0 c0 a1 p1 c1 s c
-	read -r a0 p0 c0 <<<"$(acc_snapshot $ACC_CPU)"
-	s=$(taskset -c $ACC_CPU $PMUOPS "$@" | awk '$1 == "switches" { print $2 }')
-	[ -n "$s" ] || return 1
-	read -r a1 p1 c1 <<<"$(acc_snapshot $ACC_CPU)"
+	local a0 p0 c0 a1 p1 c1 out c s t cpu=$ACC_CPU
+	[ "${ACC_ALL_CPUS:-0}" = 0 ] || cpu=all
+	read -r a0 p0 c0 <<<"$(acc_snapshot $cpu)"
+	out=$(taskset -c $ACC_CPU $PMUOPS "$@" |
+		awk '$1 == "switches" { s = $2 } $1 == "ns" { t = $2 } END { if (t != "") print s, t }')
+	[ -n "$out" ] || return 1
+	read -r a1 p1 c1 <<<"$(acc_snapshot $cpu)"
 	c=0
 	[ "${ACC_BESIDE_CPU_PMU:-0}" = 0 ] || c=$((2 * (c1 - c0)))
-	echo "$((a1 - a0 - c)) $((p1 - p0)) $s $c"
+	read -r s t <<<"$out"
+	echo "$((a1 - a0 - c)) $((p1 - p0)) $s $c $t"
 }
 
-# acc_per UNIT N1 N2 PMUOPS-ARGS-BEFORE-N...: "ACCESSES CPU_PMU_ACCESSES"
-# per unit, two decimals; UNIT is "switch" (per context switch out and
+# acc_per UNIT N1 N2 PMUOPS-ARGS-BEFORE-N...: "ACCESSES CPU_PMU_ACCESSES NS"
+# per unit (the time as pmuops measured it, less nothing); UNIT is "switch" (per context switch out and
 # in), "pmi" (per PMI, less the switches' share at $ACC_SWITCH each) or
 # "op" (per operation N counts, less the switches' share).
 acc_per() {
@@ -74,15 +77,15 @@ acc_per() {
 	shift 3
 	r1=$(acc_run "$@" "$n1") || return 1
 	r2=$(acc_run "$@" "$n2") || return 1
-	echo "# $* $n1: $r1; $n2: $r2 (accesses, PMIs, switches, cpu PMU's)" >&2
+	echo "# $* $n1: $r1; $n2: $r2 (accesses, PMIs, switches, cpu PMU's, ns)" >&2
 	awk -v u="$unit" -v n1="$n1" -v n2="$n2" -v sw="${ACC_SWITCH:-0}" \
 		-v swc="${ACC_SWITCH_CPU:-0}" -v r1="$r1" -v r2="$r2" 'BEGIN {
 		split(r1, a); split(r2, b)
 		da = b[1] - a[1]; dp = b[2] - a[2]; ds = b[3] - a[3]; dc = b[4] - a[4]
 		if (u == "switch") { d = ds }
 		else { da -= sw * ds; dc -= swc * ds; d = (u == "pmi") ? dp : n2 - n1 }
-		if (d <= 0) { print "nan nan"; exit }
-		printf "%.2f %.2f\n", da / d, dc / d
+		if (d <= 0) { print "nan nan nan"; exit }
+		printf "%.2f %.2f %.0f\n", da / d, dc / d, (b[5] - a[5]) / d
 	}'
 }
 
@@ -94,7 +97,7 @@ acc_per() {
 acc_table() {
 	local e="-e$ACC_TYPE:$ACC_EVENT" r
 	r=$(acc_per switch 200 400 "$e" switch) || return 1
-	read -r ACC_SWITCH ACC_SWITCH_CPU <<<"$r"
+	read -r ACC_SWITCH ACC_SWITCH_CPU _ <<<"$r"
 	export ACC_SWITCH ACC_SWITCH_CPU
 	acc_row switch_1 "$r"
 	acc_row switch_2 "$(acc_per switch 200 400 "$e" "$e" switch)"
@@ -107,7 +110,7 @@ acc_table() {
 # acc_row NAME "OWN CPU": "NAME OWN", and "NAME_cpu CPU" beside the cpu PMU
 acc_row() {
 	local own cpu
-	read -r own cpu <<<"$2"
+	read -r own cpu _ <<<"$2"
 	echo "$1 ${own:-nan}"
 	[ "${ACC_BESIDE_CPU_PMU:-0}" = 0 ] || echo "${1}_cpu ${cpu:-nan}"
 }

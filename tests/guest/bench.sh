@@ -5,6 +5,9 @@
 #   tests/guest/bench.sh native   knc_pmu.ko on the QEMU model
 #   tests/guest/bench.sh linux    Linux's own driver (arch/x86/events/intel/knc.c,
 #                                 the cpu PMU) on the QEMU model, nothing loaded
+#   tests/guest/bench.sh scale    on the QEMU model with nothing loaded and any
+#                                 number of vCPUs: load, perf stat -a's open,
+#                                 read and close, unload, per CPU
 # Prints "ROW VALUE" lines: register accesses per operation (counted, see
 # tests/guest/accesses.sh) and perf bench sched pipe's cost per round trip
 # with each event, as a ratio to the run without events.
@@ -14,6 +17,43 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/accesses.sh
 
 mode=${1:-}
+
+# scale: what grows with the CPUs, in all: accesses summed over every vCPU
+# (less Linux's driver's GLOBAL_CTRL traffic, as in accesses.sh) and the
+# guest's microseconds. tools/knc/bench compares the vCPU counts.
+if [ "$mode" = scale ]; then
+	ACC_SOURCE=model ACC_BESIDE_CPU_PMU=1 ACC_ALL_CPUS=1
+	export ACC_SOURCE ACC_BESIDE_CPU_PMU ACC_ALL_CPUS
+	n=$(nproc)
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	# all_cpus NAME CMD...: accesses and microseconds of CMD
+	all_cpus() {
+		local name=$1 a0 c0 a1 c1 t0 t1
+		shift
+		read -r a0 _ c0 <<<"$(acc_snapshot all)"
+		t0=$(date +%s%N)
+		"$@" || return 1
+		t1=$(date +%s%N)
+		read -r a1 _ c1 <<<"$(acc_snapshot all)"
+		echo "scale_${name}_acc $((a1 - a0 - 2 * (c1 - c0)))"
+		echo "scale_${name}_us $(((t1 - t0) / 1000))"
+	}
+	echo "scale_cpus $n"
+	all_cpus load insmod "$KNC_KO"
+	ACC_TYPE=$(cat $KNC_SYSFS/type)
+	export ACC_TYPE
+	# pmuops -a: one CPU-wide event on every CPU, as perf stat -a opens it;
+	# per open and close, and per read, of all of them
+	read -r a _ t <<<"$(acc_per op 10 20 -a "-e$ACC_TYPE:0x10cb" open)"
+	echo "scale_open_close_acc $a"
+	echo "scale_open_close_us $((t / 1000))"
+	read -r a _ t <<<"$(acc_per op 50 100 -a "-e$ACC_TYPE:0x10cb" read)"
+	echo "scale_read_acc $a"
+	echo "scale_read_us $((t / 1000))"
+	all_cpus unload rmmod knc_pmu
+	exit 0
+fi
+
 PIPE_LOOPS=${PIPE_LOOPS:-20000}
 PIPE_RUNS=${PIPE_RUNS:-3}
 
@@ -34,7 +74,7 @@ linux)
 	echo 0 >/proc/sys/kernel/nmi_watchdog	# it holds a counter, PMIs included
 	events=(task-clock r10cb cycles) ;;	# l2_read_miss: event 0xcb, umask 0x10
 *)
-	echo "usage: $0 sim|native|linux" >&2
+	echo "usage: $0 sim|native|linux|scale" >&2
 	exit 2 ;;
 esac
 # The rows, in the order of events
@@ -43,6 +83,55 @@ export ACC_SOURCE ACC_TYPE ACC_BESIDE_CPU_PMU
 perf_throttle_off
 
 acc_table_here | sed 's/^/acc_/'
+
+# The loop's time in ns (pmuops times it), under CMD...
+loop_ns() {
+	"$@" build/tests/pmuops -e1:9 loop 5000000 | awk '$1 == "ns" { print $2 }'
+}
+
+# perf record -c PERIOD -e EVENT of the loop: "NS SAMPLES LOST", LOST
+# counting lost samples and throttling records
+record_loop() {
+	local d=/tmp/bench-rec.data ns
+	ns=$(loop_ns perf record -q -o $d -c "$1" -e "$2" --)
+	echo "$ns $(perf script -i $d -F event 2>/dev/null | wc -l) \
+$(perf report -i $d --stats 2>/dev/null | awk '/LOST|THROTTLE/ { n += $NF } END { print n + 0 }')"
+}
+
+# median3 CMD...: the run of CMD (printing "NS SAMPLES LOST") with the
+# median NS of three
+median3() {
+	{ "$@"; "$@"; "$@"; } | sort -n | sed -n 2p
+}
+
+# On the model: a PMI's cost against a software event's overflow, each the
+# extra time of the loop (10^7 user instructions) per sample, at about
+# 1000 samples: knc's instructions (a PMI each) and task-clock (an hrtimer
+# interrupt each), each against the same event with a period too long to
+# overflow (TCG runs a loop whose instructions are counted slower). Then
+# the highest sample rate with none lost.
+if [ "$mode" = native ]; then
+	read -r kb _ <<<"$(median3 record_loop 1000000000000 knc/instructions_executed/u)"
+	read -r kns kn _ <<<"$(median3 record_loop 10000 knc/instructions_executed/u)"
+	read -r tb _ <<<"$(median3 record_loop 1000000000000 task-clock)"
+	read -r tns tn _ <<<"$(median3 record_loop $((tb / 1000)) task-clock)"
+	echo "# per sample: knc $kn samples, $kns ns (none: $kb); task-clock $tn, $tns ns (none: $tb)" >&2
+	awk -v kb="$kb" -v kns="$kns" -v kn="$kn" -v tb="$tb" -v tns="$tns" -v tn="$tn" 'BEGIN {
+		k = (kns - kb) / kn; t = (tns - tb) / tn
+		printf "pmi_us %.1f\nswovf_us %.1f\npmi_ratio %.2f\n", k / 1000, t / 1000, k / t }'
+	best=0
+	for p in 100000 30000 10000 3000 1000 300 100; do
+		read -r ns n lost <<<"$(record_loop $p knc/instructions_executed/u)"
+		echo "# -c $p: $n samples in $ns ns, $lost lost or throttled" >&2
+		if [ "$lost" -ne 0 ] || [ "$n" -lt $((10000000 / p)) ]; then
+			break
+		fi
+		best=$(awk -v n="$n" -v ns="$ns" 'BEGIN { printf "%.0f", n / ns * 1e9 }')
+		best_p=$p
+	done
+	echo "max_rate $best"
+	echo "max_rate_period ${best_p:-0}"
+fi
 
 # usecs per round trip of perf bench sched pipe, with perf stat -e $1
 pipe_usecs() {

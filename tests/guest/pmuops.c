@@ -5,12 +5,14 @@
  * of the QEMU model or of the simulator around two runs of different
  * lengths and divides the difference).
  *
- *   pmuops [-e TYPE:CONFIG]... [-p PERIOD] [-f FILE -l LINE] OP N
+ *   pmuops [-a] [-e TYPE:CONFIG]... [-p PERIOD] [-f FILE -l LINE] OP N
  *
  * The events (at most two, the second in the first's group, so that they
  * start together) are per-task events of this task, user mode only,
  * enabled from the start; -p makes them sampling events of that period
- * (no ring buffer: samples are dropped, the PMIs still come).
+ * (no ring buffer: samples are dropped, the PMIs still come). With -a
+ * they are CPU-wide events instead, one set on every online CPU, as
+ * `perf stat -a` opens them (read reads every CPU's).
  * OP is one of:
  *   switch  N round trips through pipes with a partner task that has no
  *           events, forked first: this task is switched out and in N times
@@ -20,7 +22,8 @@
  *   write   write LINE to FILE N times, as one write(2) each (the
  *           simulator's inject file: the events happen in this task)
  * and pmuops prints "switches S", the context switches of this task
- * (getrusage) while it ran OP. Run it pinned to one CPU.
+ * (getrusage) while it ran OP, and "ns T", the time OP took. Run it
+ * pinned to one CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,12 +38,16 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_EVENTS 2
+#define MAX_CPUS 1024
 
 static struct perf_event_attr attrs[MAX_EVENTS];
-static int fds[MAX_EVENTS], nev;
+static int fds[MAX_CPUS][MAX_EVENTS], nev;
+/* -a: CPU-wide events on CPUs 0..ncpus-1; else this task's, ncpus 1 */
+static int cpu_wide, ncpus = 1;
 
 static void die(const char *what)
 {
@@ -51,33 +58,47 @@ static void die(const char *what)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: pmuops [-e TYPE:CONFIG]... [-p PERIOD] switch|read|open|loop N\n"
-		"       pmuops [-e TYPE:CONFIG]... [-p PERIOD] -f FILE -l LINE write N\n");
+		"usage: pmuops [-a] [-e TYPE:CONFIG]... [-p PERIOD] switch|read|open|loop N\n"
+		"       pmuops [-a] [-e TYPE:CONFIG]... [-p PERIOD] -f FILE -l LINE write N\n");
 	return 2;
 }
 
 static void open_events(void)
 {
-	int i;
+	int c, i;
 
 	/* A group starts when its leader is enabled: after the siblings. */
 	attrs[0].disabled = nev > 1;
-	for (i = 0; i < nev; i++) {
-		fds[i] = syscall(SYS_perf_event_open, &attrs[i], 0, -1,
-				 i ? fds[0] : -1, 0);
-		if (fds[i] < 0)
-			die("perf_event_open");
+	for (c = 0; c < ncpus; c++) {
+		int *fd = fds[c];
+
+		for (i = 0; i < nev; i++) {
+			fd[i] = syscall(SYS_perf_event_open, &attrs[i],
+					cpu_wide ? -1 : 0, cpu_wide ? c : -1,
+					i ? fd[0] : -1, 0);
+			if (fd[i] < 0)
+				die("perf_event_open");
+		}
+		if (nev > 1 && ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0))
+			die("PERF_EVENT_IOC_ENABLE");
 	}
-	if (nev > 1 && ioctl(fds[0], PERF_EVENT_IOC_ENABLE, 0))
-		die("PERF_EVENT_IOC_ENABLE");
 }
 
 static void close_events(void)
 {
-	int i;
+	int c, i;
 
-	for (i = nev - 1; i >= 0; i--)
-		close(fds[i]);
+	for (c = 0; c < ncpus; c++)
+		for (i = nev - 1; i >= 0; i--)
+			close(fds[c][i]);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static long switches(void)
@@ -121,14 +142,21 @@ int main(int argc, char **argv)
 {
 	const char *op, *file = NULL, *line = NULL;
 	uint64_t period = 0;
+	uint64_t t0;
 	long n, i, s0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "e:p:f:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "ae:p:f:l:")) != -1) {
 		struct perf_event_attr *a = &attrs[nev];
 		char *end;
 
 		switch (opt) {
+		case 'a':
+			cpu_wide = 1;
+			ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+			if (ncpus < 1 || ncpus > MAX_CPUS)
+				return usage();
+			break;
 		case 'e':
 			if (nev == MAX_EVENTS)
 				return usage();
@@ -166,7 +194,8 @@ int main(int argc, char **argv)
 		attrs[i].sample_period = period;
 
 	s0 = switches();
-	if (!strcmp(op, "switch")) {
+	t0 = now_ns();
+	if (!strcmp(op, "switch") && !cpu_wide) {
 		ping_pong(n);
 	} else if (!strcmp(op, "open")) {
 		for (i = 0; i < n; i++) {
@@ -175,11 +204,13 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(op, "read")) {
 		uint64_t v;
+		int c;
 
 		open_events();
 		for (i = 0; i < n; i++)
-			if (read(fds[0], &v, sizeof(v)) != sizeof(v))
-				die("read");
+			for (c = 0; c < ncpus; c++)
+				if (read(fds[c][0], &v, sizeof(v)) != sizeof(v))
+					die("read");
 		close_events();
 	} else if (!strcmp(op, "loop")) {
 		open_events();
@@ -199,6 +230,8 @@ int main(int argc, char **argv)
 	} else {
 		return usage();
 	}
-	printf("switches %ld\n", switches() - s0);
+	t0 = now_ns() - t0;
+	printf("switches %ld\nns %llu\n", switches() - s0,
+	       (unsigned long long)t0);
 	return 0;
 }
