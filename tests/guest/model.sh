@@ -303,6 +303,25 @@ t_register_accesses() {
 	acc_expect "$table"
 }
 
+t_debugfs_regs() {
+	local regs=/tmp/knc-regs cpu
+	# While a CPU-wide event counts on every CPU, the dump shows it decoded,
+	# as the model holds it.
+	perf stat -a -e knc/l2_read_miss/ -- cat /sys/kernel/debug/knc_pmu/regs >$regs
+	cat $regs
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		grep -q -E "^cpu$cpu ctr0=.* global_ctrl=0x3 .* lvt=nmi$" $regs ||
+			fail "cpu$cpu: no register line, GLOBAL_CTRL not 3 or the LVT entry masked"
+		grep -q -E "^cpu$cpu evtsel[01]=0x5310cb event=0xcb umask=0x10 cmask=0 usr os int en$" $regs ||
+			fail "cpu$cpu: l2_read_miss's EvtSel not shown"
+	done
+	# Stopped since: the dump and the model agree, EN cleared.
+	cat /sys/kernel/debug/knc_pmu/regs >$regs
+	expect_eq "CPU 1's EvtSel0, dump against the model" "$(model_field 1 evtsel0)" \
+		"$(awk '$1 == "cpu1" && $2 ~ /^evtsel0=/ { split($2, v, "="); print v[2] }' $regs)"
+	expect_eq "CPU 1's EvtSel0 after the run" 0x1310cb "$(model_field 1 evtsel0)"
+}
+
 t_pinned_after_per_task_use() {
 	local out
 	if out=$(rmmod knc_pmu 2>&1); then
@@ -332,6 +351,7 @@ cases=(
 	"bad MSR writes fault and bad monitor input is refused; counting goes on|t_bad_input_rejected"
 	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
+	"debugfs knc_pmu/regs shows each CPU's registers, decoded|t_debugfs_regs"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
 

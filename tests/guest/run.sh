@@ -404,6 +404,23 @@ t_storm_throttles() {
 	perf_throttle_off
 }
 
+t_tracepoints() {
+	local d=/tmp/trace.data out
+	# knc_pmi for each PMI; each counter start and stop, with its EvtSel,
+	# of an inner perf record. The tracepoints are CPU-wide: a task's
+	# tracepoint events (perf_sw_context) are scheduled in after its knc
+	# events (perf_hw_context), and would miss their starts.
+	perf record -a -o $d -e knc:knc_pmi -e knc:knc_counter_start -e knc:knc_counter_stop -- \
+		perf record -o $d.inner -e knc/data_read/ -c 1000 -- "$KNC_SIM" inject data_read 5000
+	out=$(perf script -i $d -F event,trace 2>/dev/null)
+	echo "$out"
+	expect_eq "knc_pmi records" 5 "$(echo "$out" | grep -c -E 'knc:knc_pmi: +status=0x[12]$')"
+	echo "$out" | grep -q -E 'knc:knc_counter_start: +counter=[01] evtsel=0x5[0-9a-f]0000 value=0x' ||
+		fail "no decoded counter start with EN, INT and the event"
+	echo "$out" | grep -q -E 'knc:knc_counter_stop: +counter=[01] evtsel=0x1[0-9a-f]0000 value=0x' ||
+		fail "no decoded counter stop without EN"
+}
+
 t_no_rdpmc_on_the_simulator() {
 	local out
 	# The simulator's counters live in memory: RDPMC cannot read them.
@@ -462,6 +479,7 @@ cases=(
 	"an overflow while the PMI handler runs is not lost|t_overflow_during_handler"
 	"a PMI storm throttles and counting stays exact|t_storm_throttles"
 	"the simulator offers no rdpmc in the mmap page|t_no_rdpmc_on_the_simulator"
+	"tracepoints record each PMI and counter start and stop, decoded|t_tracepoints"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )

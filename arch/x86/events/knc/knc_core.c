@@ -24,6 +24,9 @@
 #include "knc_hw.h"
 #include "knc_logic.h"
 
+#define CREATE_TRACE_POINTS
+#include "knc_trace.h"
+
 static bool sim;
 module_param(sim, bool, 0444);
 MODULE_PARM_DESC(sim, "Drive the simulated KNC PMU instead of the MSRs, for machines without KNC hardware (see tools/knc/knc-sim)");
@@ -159,6 +162,8 @@ static void knc_pmu_start(struct perf_event *event, int flags)
 	hwc->state = 0;
 	cpuc->running |= BIT(hwc->idx);
 	knc_hw->write_evtsel(hwc->idx, hwc->config);
+	trace_knc_counter_start(hwc->idx, hwc->config,
+				local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK);
 	perf_event_update_userpage(event);
 }
 
@@ -166,8 +171,9 @@ static void knc_pmu_stop(struct perf_event *event, int flags)
 {
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
 	struct hw_perf_event *hwc = &event->hw;
+	bool running = !(hwc->state & PERF_HES_STOPPED);
 
-	if (!(hwc->state & PERF_HES_STOPPED)) {
+	if (running) {
 		knc_hw->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
 		cpuc->running &= ~BIT(hwc->idx);
 		hwc->state |= PERF_HES_STOPPED;
@@ -176,6 +182,10 @@ static void knc_pmu_stop(struct perf_event *event, int flags)
 		knc_event_update(event);
 		hwc->state |= PERF_HES_UPTODATE;
 	}
+	if (running)
+		trace_knc_counter_stop(hwc->idx, hwc->config & ~KNC_EVTSEL_EN,
+				       local64_read(&hwc->prev_count) &
+				       KNC_CNTVAL_MASK);
 }
 
 /* Move a scheduled event to another counter, keeping its count. */
@@ -441,6 +451,7 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	status = knc_hw->read_global_status() & KNC_COUNTERS_MASK;
 	if (!status)
 		goto out;
+	trace_knc_pmi(status);
 	knc_hw->write_ovf_ctrl(status);
 	knc_hw->unmask_pmi();
 

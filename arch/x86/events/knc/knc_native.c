@@ -4,8 +4,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
+#include <linux/debugfs.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 #include <asm/apic.h>
 #include <asm/cpu_device_id.h>
@@ -49,10 +53,78 @@ static bool knc_native_counter_works(void)
 	return (val & KNC_CNTVAL_MASK) == pattern;
 }
 
+/* The registers a CPU's PMU can be read back from, and its LVT entry. */
+struct knc_native_regs {
+	u64 ctr[KNC_NUM_COUNTERS];
+	u64 evtsel[KNC_NUM_COUNTERS];
+	u64 spflt, status, ctrl;
+	u32 lvtpc;
+};
+
+static struct dentry *knc_native_dir;
+
+static void knc_native_read_regs(void *data)
+{
+	struct knc_native_regs *r = data;
+	int i;
+
+	/* _safe: a debugging aid must not fault where the MSRs are missing */
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
+		rdmsrl_safe(KNC_MSR_PERFCTR0 + i, &r->ctr[i]);
+		rdmsrl_safe(KNC_MSR_EVNTSEL0 + i, &r->evtsel[i]);
+	}
+	rdmsrl_safe(KNC_MSR_SPFLT_CTRL, &r->spflt);
+	rdmsrl_safe(KNC_MSR_GLOBAL_STATUS, &r->status);
+	rdmsrl_safe(KNC_MSR_GLOBAL_CTRL, &r->ctrl);
+	r->lvtpc = apic_read(APIC_LVTPC);
+}
+
+static void knc_native_show_evtsel(struct seq_file *m, unsigned int cpu,
+				   int idx, u64 v)
+{
+	seq_printf(m, "cpu%u evtsel%d=%#llx event=%#llx umask=%#llx cmask=%llu%s%s%s%s%s%s%s\n",
+		   cpu, idx, v, v & KNC_EVTSEL_EVENT,
+		   (v & KNC_EVTSEL_UMASK) >> 8, (v & KNC_EVTSEL_CMASK) >> 24,
+		   v & KNC_EVTSEL_USR ? " usr" : "",
+		   v & KNC_EVTSEL_OS ? " os" : "",
+		   v & KNC_EVTSEL_EDGE ? " edge" : "",
+		   v & KNC_EVTSEL_INT ? " int" : "",
+		   v & KNC_EVTSEL_ANY ? " any" : "",
+		   v & KNC_EVTSEL_EN ? " en" : "",
+		   v & KNC_EVTSEL_INV ? " inv" : "");
+}
+
+/* debugfs knc_pmu/regs: every online CPU's PMU registers, decoded. */
+static int knc_native_regs_show(struct seq_file *m, void *v)
+{
+	struct knc_native_regs r;
+	unsigned int cpu;
+	int i;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (smp_call_function_single(cpu, knc_native_read_regs, &r, 1))
+			continue;
+		seq_printf(m, "cpu%u ctr0=%#llx ctr1=%#llx global_ctrl=%#llx global_status=%#llx spflt=%#llx lvt=%s%s\n",
+			   cpu, r.ctr[0], r.ctr[1], r.ctrl, r.status, r.spflt,
+			   (r.lvtpc & APIC_MODE_MASK) == APIC_DM_NMI ? "nmi" :
+			   "not-nmi",
+			   r.lvtpc & APIC_LVT_MASKED ? ",masked" : "");
+		for (i = 0; i < KNC_NUM_COUNTERS; i++)
+			knc_native_show_evtsel(m, cpu, i, r.evtsel[i]);
+	}
+	cpus_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(knc_native_regs);
+
 static void knc_native_remove(void)
 {
 	int i;
 
+	debugfs_remove_recursive(knc_native_dir);
+	knc_native_dir = NULL;
 	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
 		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
 		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
@@ -81,6 +153,9 @@ static int knc_native_probe(void)
 		pr_err("KNC CPU, but the counter MSRs do not keep their values (virtualized?); load with sim=1 for the simulated PMU\n");
 		return -ENODEV;
 	}
+	knc_native_dir = debugfs_create_dir("knc_pmu", NULL);
+	debugfs_create_file("regs", 0400, knc_native_dir, NULL,
+			    &knc_native_regs_fops);
 	return 0;
 busy:
 	while (--i >= 0) {
