@@ -83,11 +83,14 @@ static DEFINE_PER_CPU(struct knc_cpu_hw, knc_cpu_hw);
 static enum cpuhp_state knc_hp_state;
 static atomic_t knc_task_pinned = ATOMIC_INIT(0);
 
+/*
+ * The counters an event may use, resolved once by event_init and kept in
+ * config_base, which holds an MSR address on the x86 core and is free
+ * here: add() then does no table search.
+ */
 static u8 knc_event_cntmask(const struct perf_event *event)
 {
-	int idx = knc_config_check(event->hw.config & KNC_CONFIG_MASK);
-
-	return idx < 0 ? 0 : knc_events[idx].cntmask;
+	return event->hw.config_base;
 }
 
 /*
@@ -334,7 +337,7 @@ static int knc_pmu_event_init(struct perf_event *event)
 	struct perf_event_attr *attr = &event->attr;
 	struct hw_perf_event *hwc = &event->hw;
 	s64 config = attr->config;
-	int ret;
+	int idx, ret;
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
@@ -362,9 +365,9 @@ static int knc_pmu_event_init(struct perf_event *event)
 	}
 	if (attr->config1 || attr->config2)
 		return -EINVAL;
-	ret = knc_config_check(config);
-	if (ret < 0)
-		return ret;
+	idx = knc_config_check(config);
+	if (idx < 0)
+		return idx;
 	if (attr->precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
 	if (is_sampling_event(event) && !knc_overflow)
@@ -372,6 +375,7 @@ static int knc_pmu_event_init(struct perf_event *event)
 
 	hwc->config = knc_evtsel(config, !attr->exclude_user,
 				 !attr->exclude_kernel);
+	hwc->config_base = knc_events[idx].cntmask;
 	ret = knc_validate_group(event);
 	if (ret)
 		return ret;
