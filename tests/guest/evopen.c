@@ -3,11 +3,12 @@
  * evopen: open knc events with perf_event_open(2) and report the result
  * as an errno name, so that the guest tests can check exact errors.
  *
- *   evopen [-g] [-s PERIOD] [-x user|kernel] [-t TYPE] CONFIG...
+ *   evopen [-g] [-s PERIOD] [-x user|kernel] [-t TYPE] [-p PID | -c CPU] CONFIG...
  *
  * Opens each CONFIG (a number) as a knc event counting this process (or
  * an event of perf type TYPE, e.g. 0 for PERF_TYPE_HARDWARE); with -g as
- * one group led by the first. Prints "ok" or the errno name of the
+ * one group led by the first; with -p counting task PID instead, with -c
+ * counting CPU (CPU-wide). Prints "ok" or the errno name of the
  * first failure, and exits 0 or 1.
  */
 #include <errno.h>
@@ -47,11 +48,18 @@ static int knc_type(void)
 int main(int argc, char **argv)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr) };
-	int opt, group = 0, leader = -1, i;
+	int opt, group = 0, leader = -1, i, pid = 0, cpu = -1;
 
 	attr.type = knc_type();
-	while ((opt = getopt(argc, argv, "gs:t:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "gs:t:x:p:c:")) != -1) {
 		switch (opt) {
+		case 'p':
+			pid = atoi(optarg);
+			break;
+		case 'c':
+			cpu = atoi(optarg);
+			pid = -1;
+			break;
 		case 'g':
 			group = 1;
 			break;
@@ -68,7 +76,7 @@ int main(int argc, char **argv)
 				attr.exclude_kernel = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: evopen [-g] [-s PERIOD] [-x user|kernel] [-t TYPE] CONFIG...\n");
+			fprintf(stderr, "usage: evopen [-g] [-s PERIOD] [-x user|kernel] [-t TYPE] [-p PID | -c CPU] CONFIG...\n");
 			return 2;
 		}
 	}
@@ -76,7 +84,7 @@ int main(int argc, char **argv)
 		int fd;
 
 		attr.config = strtoull(argv[i], NULL, 0);
-		fd = syscall(SYS_perf_event_open, &attr, 0, -1,
+		fd = syscall(SYS_perf_event_open, &attr, pid, cpu,
 			     group ? leader : -1, 0);
 		if (fd < 0) {
 			printf("%s\n", errname(errno));

@@ -421,6 +421,27 @@ t_tracepoints() {
 		fail "no decoded counter stop without EN"
 }
 
+t_paranoid_2_unprivileged() {
+	local old pid evopen=/tmp/evopen-nobody
+	local nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+	# A user without CAP_PERFMON under perf_event_paranoid 2 counts its own
+	# tasks in user mode only: nothing of the kernel's, of other CPUs' or
+	# of other users'.
+	cp "$EVOPEN" $evopen
+	chmod 755 $evopen
+	old=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	sleep 60 &
+	pid=$!
+	expect_eq "own task, user mode" ok "$($nobody $evopen -x kernel 0x10cb)"
+	expect_eq "own task, kernel mode too" EACCES "$($nobody $evopen 0x10cb)"
+	expect_eq "CPU-wide" EACCES "$($nobody $evopen -x kernel -c 0 0x10cb)"
+	expect_eq "root's task" EACCES "$($nobody $evopen -x kernel -p $pid 0x10cb)"
+	expect_eq "root, CPU-wide" ok "$($evopen -c 0 0x10cb)"
+	kill $pid
+	echo "$old" >/proc/sys/kernel/perf_event_paranoid
+}
+
 t_no_rdpmc_on_the_simulator() {
 	local out
 	# The simulator's counters live in memory: RDPMC cannot read them.
@@ -480,6 +501,7 @@ cases=(
 	"a PMI storm throttles and counting stays exact|t_storm_throttles"
 	"the simulator offers no rdpmc in the mmap page|t_no_rdpmc_on_the_simulator"
 	"tracepoints record each PMI and counter start and stop, decoded|t_tracepoints"
+	"under perf_event_paranoid 2 a user counts only its own tasks' user mode|t_paranoid_2_unprivileged"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
 	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
 )
