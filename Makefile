@@ -2,7 +2,10 @@
 #
 # knc-pmu: the Knights Corner core PMU for perf, as a loadable module.
 #
-#   make            build knc_pmu.ko (against KDIR) and the test helpers
+#   make            build knc_pmu.ko and knc_sim.ko (against KDIR, Debian
+#                   12's 6.1; and against KDIR_612, bookworm-backports' 6.12,
+#                   in build/6.12/knc/) and the test helpers
+#   make gen        regenerate the module's event table from the JSON
 #   make check      install what is missing, build, run every test (TAP)
 #   make demo       boot guests and show perf on the simulated KNC PMU and
 #                   on the QEMU KNC PMU model
@@ -12,26 +15,36 @@
 #   make deps       install the Debian packages the above need
 #   make clean
 
-# The newest installed kernel headers, unless KDIR is given.
-KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
+# The newest installed 6.1 and 6.12 kernel headers, unless given.
+KDIR ?= $(shell ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1)
+KDIR_612 ?= $(shell ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V | tail -n 1)
+# Kbuild builds in the source directory: the 6.12 modules get a copy.
+B612 := build/6.12/knc
+KNC_SRCS = $(filter-out %.mod.c,$(wildcard $(KNC)/*.[ch])) $(TBL) $(KNC)/Makefile
 PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
-EVENTS_JSON := $(wildcard tools/perf/pmu-events/knc/*.json tools/perf/pmu-events/knc/hw-cache/*.json)
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
-.PHONY: all module gen tools check test demo bench perf qemu deps clean
+.PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean
 
-all: module tools
+all: module module-612 tools
 
-gen: $(TBL)
+# The module's event table is generated from the JSON and kept in the tree,
+# so that Kbuild alone builds the modules (DKMS, an in-tree build); run
+# `make gen` after changing the JSON (tests/host/json.t checks it is current).
+gen:
+	$(PYTHON) tools/knc/gen-events.py --table $(TBL)
 
-$(TBL): $(EVENTS_JSON) tools/knc/gen-events.py
-	$(PYTHON) tools/knc/gen-events.py --table $@
-
-module: $(TBL)
+module:
 	@test -n "$(KDIR)" || { echo "no kernel headers in /lib/modules/*/build: run 'make deps' or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
+
+module-612:
+	@test -n "$(KDIR_612)" || { echo "no 6.12 kernel headers in /lib/modules/6.12.*/build: run 'make deps' or set KDIR_612" >&2; exit 1; }
+	@mkdir -p $(B612)
+	cp -p $(KNC_SRCS) $(B612)/
+	$(MAKE) -C $(KDIR_612) M=$(CURDIR)/$(B612) W=1 modules
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops
@@ -80,4 +93,4 @@ qemu:
 
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) clean
-	rm -rf build $(TBL)
+	rm -rf build

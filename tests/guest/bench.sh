@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench, in a guest: one column of the table tools/knc/bench prints.
-#   tests/guest/bench.sh sim      knc_pmu.ko on the simulator
+#   tests/guest/bench.sh sim      knc_pmu.ko + knc_sim.ko, the simulator
 #   tests/guest/bench.sh native   knc_pmu.ko on the QEMU model
 #   tests/guest/bench.sh linux    Linux's own driver (arch/x86/events/intel/knc.c,
 #                                 the cpu PMU) on the QEMU model, nothing loaded

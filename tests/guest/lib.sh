@@ -5,11 +5,31 @@
 # shellcheck disable=SC2034
 
 KNC_SIM=tools/knc/knc-sim
-KNC_KO=arch/x86/events/knc/knc_pmu.ko
+# The modules built for the running kernel: 6.1's in the tree, 6.12's in
+# build/6.12/knc (make module-612).
+case $(uname -r) in
+6.12.*) KNC_KO_DIR=build/6.12/knc ;;
+*) KNC_KO_DIR=arch/x86/events/knc ;;
+esac
+KNC_KO=$KNC_KO_DIR/knc_pmu.ko
+KNC_SIM_KO=$KNC_KO_DIR/knc_sim.ko
 KNC_SYSFS=/sys/bus/event_source/devices/knc
 EVOPEN=${EVOPEN:-build/tests/evopen}
 tap_n=0
 tap_failed=0
+
+# expect_insmod_busy KO ERE: insmod KO fails with EBUSY, and one of the last
+# kernel log lines, matching ERE, says why.
+expect_insmod_busy() {
+	local out
+	if out=$(insmod "$1" 2>&1); then
+		rmmod "$(basename "$1" .ko)"
+		fail "$(basename "$1") loaded; expected EBUSY"
+	fi
+	echo "$out"
+	echo "$out" | grep -q "Device or resource busy" || fail "insmod did not fail with EBUSY"
+	dmesg | tail -n 3 | grep -q -E "$2" || fail "no kernel log line saying why ($2)"
+}
 
 # run_case NAME FUNCTION: run one case, its output becomes TAP diagnostics.
 run_case() {
@@ -93,12 +113,13 @@ inject() {
 	"$KNC_SIM" inject "$@"
 }
 
+# knc_load [KNC_PMU_PARAM...]: the core, then the simulated PMU
 knc_load() {
-	insmod "$KNC_KO" sim=1 "$@"
+	insmod "$KNC_KO" "$@" && insmod "$KNC_SIM_KO"
 }
 
 knc_unload() {
-	rmmod knc_pmu
+	rmmod knc_sim && rmmod knc_pmu
 }
 
 # The table events (not the generic aliases), lower case, from the JSON.

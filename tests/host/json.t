@@ -25,6 +25,7 @@ _spec = importlib.util.spec_from_file_location("gen_events", GEN_PATH)
 gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen)
 
+TABLE_PATH = "arch/x86/events/knc/knc_events.tbl"
 catalog = gen.load_catalog(gen.DEFAULT_EVENTS_DIR)
 catalog_ok = not gen.validate(catalog)
 INVALID = ["the JSON has problems (see the failures above); not rendered"]
@@ -80,23 +81,31 @@ def check_rejects_broken_copy():
     return [f"exit status {run.returncode}, stderr:"] + run.stderr.splitlines()
 
 
-def check_doc():
-    """The committed documentation equals what --doc generates now."""
+def check_generated(path, option, render):
+    """The committed file at path equals what gen-events.py renders now."""
     if not catalog_ok:
         return INVALID
-    doc = ROOT / gen.DOC_PATH
-    regen = ("regenerate it with: python3 tools/knc/gen-events.py --doc "
-             + gen.DOC_PATH)
-    if not doc.exists():
-        return [f"{gen.DOC_PATH} is missing; {regen}"]
-    have = doc.read_text(encoding="utf-8")
-    want = gen.render_doc(catalog)
+    regen = f"regenerate it with: python3 tools/knc/gen-events.py {option} {path}"
+    if not (ROOT / path).exists():
+        return [f"{path} is missing; {regen}"]
+    have = (ROOT / path).read_text(encoding="utf-8")
+    want = render(catalog)
     if have == want:
         return []
     diff = list(difflib.unified_diff(have.splitlines(), want.splitlines(),
-                                     gen.DOC_PATH, "generated", lineterm=""))
-    return [f"{gen.DOC_PATH} is stale; {regen}"] + diff[:20] + \
+                                     path, "generated", lineterm=""))
+    return [f"{path} is stale; {regen}"] + diff[:20] + \
         (["..."] if len(diff) > 20 else [])
+
+
+def check_doc():
+    """The committed documentation equals what --doc generates now."""
+    return check_generated(gen.DOC_PATH, "--doc", gen.render_doc)
+
+
+def check_table():
+    """The module's committed table, which Kbuild builds from, is current."""
+    return check_generated(TABLE_PATH, "--table", gen.render_table)
 
 
 def main() -> int:
@@ -107,6 +116,7 @@ def main() -> int:
         ("--check rejects a broken copy of the JSON",
          check_rejects_broken_copy),
         (f"{gen.DOC_PATH} is up to date", check_doc),
+        (f"{TABLE_PATH} is up to date (make gen)", check_table),
     ]
     print("TAP version 13")
     print(f"1..{len(cases)}")

@@ -58,6 +58,10 @@ UPSTREAM_GENERIC = {
     "branch-misses": (0x2b, 0x00),
 }
 
+# PERF_TYPE_HARDWARE ids of the upstream generic names: UPSTREAM_GENERIC
+# is in the order of the uapi's enum perf_hw_id (a stable ABI).
+PERF_HW_IDS = {name: i for i, name in enumerate(UPSTREAM_GENERIC)}
+
 # The PERF_TYPE_HW_CACHE map, in a subdirectory so that neither jevents.py
 # nor the table loader takes it for events.  perf's names for the cache ids,
 # ops and results (tools/perf/util/evsel.c), in the uapi's id order.
@@ -796,6 +800,7 @@ def render_table(cat: Catalog) -> str:
         " * KNC_ALIAS(ident, \"sysfs-name\", target_ident, event, umask, "
         "cntmask, period)",
         " * cntmask: bit N set = counter N can count the event.",
+        " * KNC_GENERIC(perf_hw_id, target_ident): PERF_TYPE_HARDWARE",
         " * KNC_HW_CACHE(cache, op, result, target_ident): PERF_TYPE_HW_CACHE",
         " * KNC_HW_CACHE_INVALID(cache, op, result): EINVAL (others: ENOENT)",
         " */",
@@ -805,6 +810,11 @@ def render_table(cat: Catalog) -> str:
     lines += [f"KNC_ALIAS({ev.ident}, \"{ev.sysfs}\", {ev.target.ident}, "
               f"0x{ev.code:02x}, 0x{ev.umask:02x}, 0x{ev.cntmask:x}, "
               f"{ev.period})" for ev in alias_events(cat)]
+    generic = [(ev.sysfs, ev.target) for ev in alias_events(cat)]
+    generic += generic_table_events(cat)
+    lines += [f"KNC_GENERIC({PERF_HW_IDS[name]}, {target.ident})"
+              for name, target in sorted(generic,
+                                         key=lambda g: PERF_HW_IDS[g[0]])]
     for e in sorted(cat.hw_cache,
                     key=lambda e: hw_cache_ids(e.get("PerfEvent"))):
         ids = ", ".join(str(i) for i in hw_cache_ids(e.get("PerfEvent")))

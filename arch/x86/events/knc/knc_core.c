@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Knights Corner core PMU: a standalone perf PMU named "knc".
+ * Knights Corner core PMU: the generic counter core of the "knc" PMU.
  *
  * Two general counters per hardware thread, 40 bits wide, programmed
- * through P6-style event selects (seed 000, section 1.4). The registers are
- * reached through struct knc_hw_ops: the native MSRs on a KNC coprocessor,
- * or the simulator (module parameter sim=1) anywhere else.
+ * through P6-style event selects (Intel document 327357-001, section 1.4).
+ * A backend (struct knc_hw_ops) registers with knc_pmu_register(): the
+ * native MSRs on a KNC coprocessor (knc_native.c), or the simulator
+ * (knc_sim.ko) anywhere else. The core never asks which one it drives.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuhotplug.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/hardirq.h>
+#include <asm/ibt.h>
 #include <asm/nmi.h>
 #include <asm/tlbflush.h>
 
@@ -27,41 +30,9 @@
 #define CREATE_TRACE_POINTS
 #include "knc_trace.h"
 
-static bool sim;
-module_param(sim, bool, 0444);
-MODULE_PARM_DESC(sim, "Drive the simulated KNC PMU instead of the MSRs, for machines without KNC hardware (see tools/knc/knc-sim)");
-
 static bool sampling = true;
 module_param(sampling, bool, 0444);
 MODULE_PARM_DESC(sampling, "Offer sampling events (default 1); 0 makes the PMU count only, as when perf_event_overflow() cannot be found");
-
-static const struct knc_hw_ops *knc_hw;
-
-/*
- * With no x86 core PMU (no "cpu" PMU, as under an emulator or a KNC kernel
- * without arch/x86/events/intel/knc.c), perf offers PERF_TYPE_HARDWARE and
- * PERF_TYPE_RAW events to every PMU: then knc takes them, the generic ids
- * by the names of the JSON's generic aliases (and the "branches" event).
- */
-static bool knc_generic_types;
-
-/*
- * RDPMC from user space (cap_user_rdpmc in the mmap page), as the x86 core
- * offers it: the backend must read real counters, and the x86 core must
- * know their width, since arch_perf_update_userpage() fills pmc_width from
- * it (true on a KNC kernel with Linux's own driver, false without a core
- * PMU).
- */
-static bool knc_user_rdpmc;
-
-static const char * const knc_generic_names[PERF_COUNT_HW_MAX] = {
-	[PERF_COUNT_HW_CPU_CYCLES]		= "cycles",
-	[PERF_COUNT_HW_INSTRUCTIONS]		= "instructions",
-	[PERF_COUNT_HW_CACHE_REFERENCES]	= "cache-references",
-	[PERF_COUNT_HW_CACHE_MISSES]		= "cache-misses",
-	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= "branches",
-	[PERF_COUNT_HW_BRANCH_MISSES]		= "branch-misses",
-};
 
 typedef int (*knc_overflow_fn)(struct perf_event *event,
 			       struct perf_sample_data *data,
@@ -79,9 +50,45 @@ struct knc_cpu_hw {
 	u8 running;
 };
 
-static DEFINE_PER_CPU(struct knc_cpu_hw, knc_cpu_hw);
+/**
+ * struct knc_pmu - the knc PMU of one backend
+ * @pmu: what perf core knows
+ * @ops: the backend
+ * @cpu_hw: per-CPU state
+ * @node: CPU hotplug instance
+ * @generic_types: take PERF_TYPE_HARDWARE, _HW_CACHE and _RAW events: with
+ *	no x86 core PMU (no "cpu" PMU, as under an emulator or a KNC kernel
+ *	without arch/x86/events/intel/knc.c) perf offers them to every PMU
+ * @user_rdpmc: offer RDPMC from user space (cap_user_rdpmc in the mmap
+ *	page), as the x86 core does: the backend reads real counters, and
+ *	the x86 core knows their width, since arch_perf_update_userpage()
+ *	fills pmc_width from it (true on a KNC kernel with Linux's own driver,
+ *	false without a core PMU)
+ * @task_pinned: the owner is pinned for Linux 6.1 task contexts
+ */
+struct knc_pmu {
+	struct pmu pmu;
+	const struct knc_hw_ops *ops;
+	struct knc_cpu_hw __percpu *cpu_hw;
+	struct hlist_node node;
+	bool generic_types;
+	bool user_rdpmc;
+	atomic_t task_pinned;
+};
+
+/*
+ * The registered PMU. There is one PMI per CPU and one PMU named "knc", so
+ * one backend at a time; the NMI handler, which gets no argument, finds
+ * the PMU here.
+ */
+static struct knc_pmu *knc_pmu_active;
+static DEFINE_MUTEX(knc_pmu_lock);
 static enum cpuhp_state knc_hp_state;
-static atomic_t knc_task_pinned = ATOMIC_INIT(0);
+
+static struct knc_pmu *to_knc_pmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct knc_pmu, pmu);
+}
 
 /*
  * The counters an event may use, resolved once by event_init and kept in
@@ -105,7 +112,8 @@ static u64 knc_prev_count(u64 counter)
 }
 
 /* Fold the counter's progress since the last read into the 64-bit count. */
-static void knc_event_update(struct perf_event *event)
+static void knc_event_update(const struct knc_hw_ops *ops,
+			     struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now, delta;
@@ -113,7 +121,7 @@ static void knc_event_update(struct perf_event *event)
 	/* The PMI handler may update the same event between our two reads. */
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = knc_prev_count(knc_hw->read_counter(hwc->idx));
+		now = knc_prev_count(ops->read_counter(hwc->idx));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	delta = knc_delta(prev, now);
@@ -121,8 +129,12 @@ static void knc_event_update(struct perf_event *event)
 	local64_sub(delta, &hwc->period_left);
 }
 
-/* Program the counter to overflow at the end of the period. */
-static bool knc_event_set_period(struct perf_event *event)
+/*
+ * Program the counter to overflow at the end of the period.
+ * Return: true when a sampling period elapsed.
+ */
+static bool knc_event_set_period(const struct knc_hw_ops *ops,
+				 struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	s64 left = local64_read(&hwc->period_left);
@@ -133,7 +145,7 @@ static bool knc_event_set_period(struct perf_event *event)
 		hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, left);
 	local64_set(&hwc->prev_count, knc_prev_count(start));
-	knc_hw->write_counter(hwc->idx, start);
+	ops->write_counter(hwc->idx, start);
 	perf_event_update_userpage(event);
 	return elapsed;
 }
@@ -153,18 +165,19 @@ static bool knc_event_set_period(struct perf_event *event)
  */
 static void knc_pmu_start(struct perf_event *event, int flags)
 {
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 	if (flags & PERF_EF_RELOAD) {
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
-		knc_event_set_period(event);
+		knc_event_set_period(kp->ops, event);
 	}
 	hwc->state = 0;
 	cpuc->running |= BIT(hwc->idx);
-	knc_hw->write_evtsel(hwc->idx, hwc->config);
+	kp->ops->write_evtsel(hwc->idx, hwc->config);
 	trace_knc_counter_start(hwc->idx, hwc->config,
 				local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK);
 	perf_event_update_userpage(event);
@@ -172,17 +185,18 @@ static void knc_pmu_start(struct perf_event *event, int flags)
 
 static void knc_pmu_stop(struct perf_event *event, int flags)
 {
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 	struct hw_perf_event *hwc = &event->hw;
 	bool running = !(hwc->state & PERF_HES_STOPPED);
 
 	if (running) {
-		knc_hw->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
+		kp->ops->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
 		cpuc->running &= ~BIT(hwc->idx);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
-		knc_event_update(event);
+		knc_event_update(kp->ops, event);
 		hwc->state |= PERF_HES_UPTODATE;
 	}
 	if (running)
@@ -208,7 +222,7 @@ static void knc_event_move(struct knc_cpu_hw *cpuc, struct perf_event *event,
 
 static int knc_pmu_add(struct perf_event *event, int flags)
 {
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(to_knc_pmu(event->pmu)->cpu_hw);
 	struct perf_event *evs[KNC_NUM_COUNTERS];
 	int hint[KNC_NUM_COUNTERS], assign[KNC_NUM_COUNTERS];
 	u8 cntmask[KNC_NUM_COUNTERS];
@@ -245,7 +259,7 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 
 static void knc_pmu_del(struct perf_event *event, int flags)
 {
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(to_knc_pmu(event->pmu)->cpu_hw);
 
 	knc_pmu_stop(event, PERF_EF_UPDATE);
 	cpuc->events[event->hw.idx] = NULL;
@@ -255,10 +269,13 @@ static void knc_pmu_del(struct perf_event *event, int flags)
 
 static void knc_pmu_read(struct perf_event *event)
 {
-	knc_event_update(event);
+	knc_event_update(to_knc_pmu(event->pmu)->ops, event);
 }
 
-/* Can the event's group, with the event, be counted at once? */
+/*
+ * Can the event's group, with the event, be counted at once?
+ * Return: 0, or -EINVAL when it cannot.
+ */
 static int knc_validate_group(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sibling;
@@ -289,10 +306,10 @@ static int knc_validate_group(struct perf_event *event)
 /*
  * Linux 6.1 keeps a task's perf context, and its pointer to this PMU, for
  * the task's whole life once a per-task event existed; unloading the module
- * then leaves context switches calling into freed memory. Pin the module
- * from the first per-task event on. 6.2 reworked contexts (each PMU's part
- * is freed with its last event), so Kbuild sets KNC_PIN_TASK_CONTEXT only
- * before it.
+ * that owns the PMU then leaves context switches calling into freed
+ * memory. Pin that module from the first per-task event on. 6.2 reworked
+ * contexts (each PMU's part is freed with its last event), so Kbuild sets
+ * KNC_PIN_TASK_CONTEXT only before it.
  */
 #ifdef KNC_PIN_TASK_CONTEXT
 static const bool knc_pin_task_context = true;
@@ -300,64 +317,80 @@ static const bool knc_pin_task_context = true;
 static const bool knc_pin_task_context;
 #endif
 
-static void knc_pin_for_task_context(struct perf_event *event)
+/*
+ * Before 6.2 one PMU per context type, unless PMUs say they are of
+ * heterogeneous CPUs: that lets knc share perf_hw_context with the x86
+ * core PMU, and lets a reload take it again (6.1 remembers forever that a
+ * PMU took it, and would otherwise WARN and demote knc to CPU-wide events
+ * only). 6.2 gave each PMU its own part of a context, and dropped the cap.
+ */
+#ifdef PERF_PMU_CAP_HETEROGENEOUS_CPUS
+#define KNC_PMU_CAPS	PERF_PMU_CAP_HETEROGENEOUS_CPUS
+#else
+#define KNC_PMU_CAPS	0
+#endif
+
+static void knc_pin_for_task_context(struct knc_pmu *kp,
+				     struct perf_event *event)
 {
 	if (!knc_pin_task_context)
 		return;
 	if (!(event->attach_state & PERF_ATTACH_TASK))
 		return;
-	if (atomic_xchg(&knc_task_pinned, 1))
+	if (atomic_xchg(&kp->task_pinned, 1))
 		return;
-	__module_get(THIS_MODULE);
-	pr_info("per-task event opened: module pinned until reboot, as Linux 6.1 task contexts keep pointing at the PMU\n");
+	__module_get(kp->pmu.module);
+	pr_info("per-task event opened: %s pinned until reboot, as Linux 6.1 task contexts keep pointing at the PMU\n",
+		module_name(kp->pmu.module));
 }
 
 /*
- * The EvtSel config a PERF_TYPE_HARDWARE id selects, or -EINVAL for an id
- * KNC does not have, as the x86 core answers on KNC (its map ends at
- * branch-misses, and ids beyond a map are invalid there).
+ * The table index of the event a generic type's config selects, or
+ * -ENOENT when the PMU does not take that type; an id KNC does not have is
+ * -EINVAL (an unknown PERF_TYPE_HARDWARE id, as the x86 core answers on
+ * KNC) or, for a cache event it cannot count, -ENOENT.
  */
-static s64 knc_generic_config(u64 id)
+static_assert(KNC_GENERIC_IDS == PERF_COUNT_HW_MAX);
+
+static int knc_generic_event(struct knc_pmu *kp, struct perf_event_attr *attr,
+			     u64 *config)
 {
 	int idx;
 
-	if (id >= PERF_COUNT_HW_MAX)
-		return -EINVAL;
-	id = array_index_nospec(id, PERF_COUNT_HW_MAX);
-	if (!knc_generic_names[id])
-		return -EINVAL;
-	idx = knc_event_lookup_name(knc_generic_names[id]);
-	if (idx < 0)
-		return -EINVAL;
-	return knc_events[idx].event | (u64)knc_events[idx].umask << 8;
+	if (!kp->generic_types)
+		return -ENOENT;
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+		idx = knc_generic_lookup(attr->config);
+		break;
+	case PERF_TYPE_HW_CACHE:
+		idx = knc_hw_cache_lookup(attr->config);
+		break;
+	default:	/* PERF_TYPE_RAW: EvtSel fields, as knc's own type */
+		*config = attr->config;
+		return 0;
+	}
+	if (idx >= 0)
+		*config = knc_events[idx].event |
+			  (u64)knc_events[idx].umask << 8;
+	return idx < 0 ? idx : 0;
 }
 
 static int knc_pmu_event_init(struct perf_event *event)
 {
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
 	struct perf_event_attr *attr = &event->attr;
 	struct hw_perf_event *hwc = &event->hw;
-	s64 config = attr->config;
+	u64 config = attr->config;
 	int idx, ret;
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
-		if (!knc_generic_types)
-			return -ENOENT;
-		config = knc_generic_config(attr->config);
-		if (config < 0)
-			return config;
-		break;
 	case PERF_TYPE_HW_CACHE:
-		if (!knc_generic_types)
-			return -ENOENT;
-		ret = knc_hw_cache_lookup(attr->config);
-		if (ret < 0)
-			return ret;
-		config = knc_events[ret].event | (u64)knc_events[ret].umask << 8;
-		break;
 	case PERF_TYPE_RAW:
-		if (!knc_generic_types)
-			return -ENOENT;
+		ret = knc_generic_event(kp, attr, &config);
+		if (ret)
+			return ret;
 		break;
 	default:
 		if (attr->type != event->pmu->type)
@@ -387,9 +420,9 @@ static int knc_pmu_event_init(struct perf_event *event)
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
 	}
-	if (knc_user_rdpmc)
+	if (kp->user_rdpmc)
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
-	knc_pin_for_task_context(event);
+	knc_pin_for_task_context(kp, event);
 	return 0;
 }
 
@@ -425,7 +458,7 @@ static void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *m
 		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
 }
 
-/* RDPMC's ECX plus one for the mmap page, 0 when user space may not read. */
+/* Return: RDPMC's ECX plus one for the mmap page, 0 when user space may not read. */
 static int knc_pmu_event_idx(struct perf_event *event)
 {
 	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
@@ -434,40 +467,49 @@ static int knc_pmu_event_idx(struct perf_event *event)
 }
 
 /*
- * The PMI, delivered as an NMI, in the order seed 000 (1.4.3.9) prescribes:
- * stop the counters, read and clear the overflow status, unmask the LVT
- * entry the APIC masked on delivery, reload the counters, restart. With the
- * counters stopped no overflow can slip in between reading and clearing
- * (its PMI would find the entry masked), so the status needs no second
- * read; one that comes after the restart raises a PMI of its own.
+ * The PMI, delivered as an NMI, in the order Intel document 327357-001
+ * prescribes (section 1.4.3.9): stop the counters, read and clear the
+ * overflow status, unmask the LVT entry the APIC masked on delivery,
+ * reload the counters, restart. With the counters stopped no overflow can
+ * slip in between reading and clearing (its PMI would find the entry
+ * masked), so the status needs no second read; one that comes after the
+ * restart raises a PMI of its own. An NMI that finds no status bit set is
+ * not ours: NMI_DONE.
  */
 static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(&knc_cpu_hw);
-	bool stopped = cpuc->running;
+	struct knc_pmu *kp = READ_ONCE(knc_pmu_active);
+	const struct knc_hw_ops *ops;
 	struct perf_sample_data data;
+	struct knc_cpu_hw *cpuc;
 	struct pt_regs *sregs;
 	unsigned long status;
+	bool stopped;
 	int idx;
 
+	if (!kp)
+		return NMI_DONE;
+	ops = kp->ops;
+	cpuc = this_cpu_ptr(kp->cpu_hw);
+	stopped = cpuc->running;
 	if (stopped)
-		knc_hw->write_global_ctrl(0);
-	status = knc_hw->read_global_status() & KNC_COUNTERS_MASK;
+		ops->write_global_ctrl(0);
+	status = ops->read_global_status() & KNC_COUNTERS_MASK;
 	if (!status)
 		goto out;
 	trace_knc_pmi(status);
-	knc_hw->write_ovf_ctrl(status);
-	knc_hw->unmask_pmi();
+	ops->write_ovf_ctrl(status);
+	ops->unmask_pmi();
 
-	sregs = knc_hw->sample_regs ? knc_hw->sample_regs(regs) : regs;
+	sregs = ops->sample_regs ? ops->sample_regs(regs) : regs;
 	for_each_set_bit(idx, &status, KNC_NUM_COUNTERS) {
 		struct perf_event *event = cpuc->events[idx];
 
 		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
-		knc_event_update(event);
+		knc_event_update(ops, event);
 		/* Counting events, and pieces of long periods, end here. */
-		if (!knc_event_set_period(event) || !is_sampling_event(event))
+		if (!knc_event_set_period(ops, event) || !is_sampling_event(event))
 			continue;
 		perf_sample_data_init(&data, 0, event->hw.last_period);
 		if (knc_overflow(event, &data, sregs))
@@ -476,28 +518,30 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	inc_irq_stat(apic_perf_irqs);
 out:
 	if (stopped)
-		knc_hw->write_global_ctrl(KNC_COUNTERS_MASK);
+		ops->write_global_ctrl(KNC_COUNTERS_MASK);
 	return status ? hweight_long(status) : NMI_DONE;
 }
 
-static int knc_cpu_online(unsigned int cpu)
+static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
+	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
 	unsigned long flags;
 
 	local_irq_save(flags);
-	knc_hw->cpu_online();
-	knc_hw->write_global_ctrl(KNC_COUNTERS_MASK);
+	kp->ops->cpu_online();
+	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
 	local_irq_restore(flags);
 	return 0;
 }
 
-static int knc_cpu_offline(unsigned int cpu)
+static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
+	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (knc_hw->cpu_offline)
-		knc_hw->cpu_offline();
+	if (kp->ops->cpu_offline)
+		kp->ops->cpu_offline();
 	local_irq_restore(flags);
 	return 0;
 }
@@ -522,9 +566,58 @@ static const struct attribute_group knc_format_group = {
 	.attrs = knc_format_attrs,
 };
 
-/* events/: one alias per table event and generic name, built at load. */
-static struct attribute_group knc_events_group = {
+/*
+ * events/: one alias per table event and generic name, from the generated
+ * table: "event=0xNN,umask=0xNN,period=N", the period being the event's
+ * default sampling period (the JSON SampleAfterValue).
+ */
+#define KNC_GENERIC(_hw_id, _target)
+#define KNC_HW_CACHE(_c, _o, _r, _target)
+#define KNC_HW_CACHE_INVALID(_c, _o, _r)
+
+enum knc_event_attr_idx {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p)	KNC_ATTR_##_name,
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) KNC_ATTR_##_id,
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+	KNC_NR_EVENT_ATTRS
+};
+
+#define KNC_EVENT_ATTR(_id, _name, _ev, _um, _p)			\
+	[KNC_ATTR_##_id] = {						\
+		.attr = { .attr = { .name = _name, .mode = 0444 },	\
+			  .show = perf_event_sysfs_show },		\
+		.event_str = "event=" #_ev ",umask=" #_um ",period=" #_p, \
+	}
+
+static struct perf_pmu_events_attr knc_event_attr[KNC_NR_EVENT_ATTRS] = {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p) \
+	KNC_EVENT_ATTR(_name, #_name, _ev, _um, _p),
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) \
+	KNC_EVENT_ATTR(_id, _name, _ev, _um, _p),
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+};
+
+#define KNC_EVENT_PTR(_id)	(&knc_event_attr[KNC_ATTR_##_id].attr.attr)
+
+static struct attribute *knc_event_attrs[] = {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p)	KNC_EVENT_PTR(_name),
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) KNC_EVENT_PTR(_id),
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+#undef KNC_GENERIC
+#undef KNC_HW_CACHE
+#undef KNC_HW_CACHE_INVALID
+	NULL,
+};
+
+static const struct attribute_group knc_events_group = {
 	.name = "events",
+	.attrs = knc_event_attrs,
 };
 
 static const struct attribute_group *knc_attr_groups[] = {
@@ -533,75 +626,121 @@ static const struct attribute_group *knc_attr_groups[] = {
 	NULL,
 };
 
-static struct dev_ext_attribute *knc_event_attrs;
-
-static ssize_t knc_event_show(struct device *dev,
-			      struct device_attribute *attr, char *page)
-{
-	struct dev_ext_attribute *ea =
-		container_of(attr, struct dev_ext_attribute, attr);
-	const struct knc_event_desc *d = ea->var;
-
-	return sysfs_emit(page, "event=0x%02x,umask=0x%02x,period=%u\n",
-			  d->event, d->umask, d->period);
-}
-
-static int knc_events_attrs_init(void)
-{
-	unsigned int n = knc_num_events + knc_num_aliases, i;
-	struct attribute **attrs;
-
-	knc_event_attrs = kcalloc(n, sizeof(*knc_event_attrs), GFP_KERNEL);
-	attrs = kcalloc(n + 1, sizeof(*attrs), GFP_KERNEL);
-	if (!knc_event_attrs || !attrs) {
-		kfree(knc_event_attrs);
-		kfree(attrs);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		struct dev_ext_attribute *ea = &knc_event_attrs[i];
-		const struct knc_event_desc *d = i < knc_num_events ?
-			&knc_events[i] : &knc_aliases[i - knc_num_events];
-
-		sysfs_attr_init(&ea->attr.attr);
-		ea->attr.attr.name = d->name;
-		ea->attr.attr.mode = 0444;
-		ea->attr.show = knc_event_show;
-		ea->var = (void *)d;
-		attrs[i] = &ea->attr.attr;
-	}
-	knc_events_group.attrs = attrs;
-	return 0;
-}
-
-static void knc_events_attrs_free(void)
-{
-	kfree(knc_events_group.attrs);
-	kfree(knc_event_attrs);
-}
-
-/*
- * No cpumask attribute: perf would take the PMU for an uncore one. The
- * context is perf_hw_context; PERF_PMU_CAP_HETEROGENEOUS_CPUS lets it share
- * that context with the x86 core PMU, and lets a reload take it again (6.1
- * remembers forever that a PMU took it, and would otherwise WARN and
- * demote us to CPU-wide only).
+/**
+ * knc_pmu_register - register the knc PMU of a backend
+ * @ops: the backend's register accesses; its owner owns the PMU
+ *
+ * Sets up every online CPU's PMU (cpu_online), hooks the PMI and registers
+ * the PMU with perf as "knc". No cpumask attribute: perf would take the
+ * PMU for an uncore one. The context is perf_hw_context, shared with the
+ * x86 core PMU (KNC_PMU_CAPS).
+ *
+ * Context: process context; sleeps.
+ * Return: the PMU, or an ERR_PTR(): -EBUSY while another backend's PMU is
+ * registered.
  */
-static struct pmu knc_pmu = {
-	.module		= THIS_MODULE,
-	.task_ctx_nr	= perf_hw_context,
-	.capabilities	= PERF_PMU_CAP_HETEROGENEOUS_CPUS,
-	.attr_groups	= knc_attr_groups,
-	.event_init	= knc_pmu_event_init,
-	.add		= knc_pmu_add,
-	.del		= knc_pmu_del,
-	.start		= knc_pmu_start,
-	.stop		= knc_pmu_stop,
-	.read		= knc_pmu_read,
-	.event_mapped	= knc_pmu_event_mapped,
-	.event_unmapped	= knc_pmu_event_unmapped,
-	.event_idx	= knc_pmu_event_idx,
-};
+struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
+{
+	struct knc_pmu *kp;
+	int ret;
+
+	mutex_lock(&knc_pmu_lock);
+	if (knc_pmu_active) {
+		pr_err("%s PMU refused: the %s PMU is registered\n", ops->name,
+		       knc_pmu_active->ops->name);
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	ret = -ENOMEM;
+	kp = kzalloc(sizeof(*kp), GFP_KERNEL);
+	if (!kp)
+		goto err_unlock;
+	kp->cpu_hw = alloc_percpu(struct knc_cpu_hw);
+	if (!kp->cpu_hw)
+		goto err_free;
+	kp->ops = ops;
+	kp->pmu = (struct pmu) {
+		.module		= ops->owner,
+		.task_ctx_nr	= perf_hw_context,
+		.capabilities	= KNC_PMU_CAPS,
+		.attr_groups	= knc_attr_groups,
+		.event_init	= knc_pmu_event_init,
+		.add		= knc_pmu_add,
+		.del		= knc_pmu_del,
+		.start		= knc_pmu_start,
+		.stop		= knc_pmu_stop,
+		.read		= knc_pmu_read,
+		.event_mapped	= knc_pmu_event_mapped,
+		.event_unmapped	= knc_pmu_event_unmapped,
+		.event_idx	= knc_pmu_event_idx,
+	};
+	if (!knc_overflow)
+		kp->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+	if (!boot_cpu_has(X86_FEATURE_HYBRID_CPU)) {
+		struct x86_pmu_capability cap;
+
+		perf_get_x86_pmu_capability(&cap);
+		kp->generic_types = !cap.num_counters_gp;
+		kp->user_rdpmc = ops->user_rdpmc &&
+				 cap.bit_width_gp == KNC_CNTVAL_BITS;
+	}
+
+	WRITE_ONCE(knc_pmu_active, kp);
+	ret = register_nmi_handler(NMI_LOCAL, knc_pmi_handler, 0, "knc_pmi");
+	if (ret)
+		goto err_active;
+	ret = cpuhp_state_add_instance(knc_hp_state, &kp->node);
+	if (ret)
+		goto err_nmi;
+	ret = perf_pmu_register(&kp->pmu, "knc", -1);
+	if (ret)
+		goto err_cpuhp;
+	mutex_unlock(&knc_pmu_lock);
+
+	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s%s\n",
+		ops->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS, knc_num_events,
+		knc_overflow ? "sampling" : "counting only",
+		kp->generic_types ? ", generic events (no x86 core PMU)" : "",
+		kp->user_rdpmc ? ", rdpmc" : "");
+	return kp;
+
+err_cpuhp:
+	cpuhp_state_remove_instance(knc_hp_state, &kp->node);
+err_nmi:
+	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
+err_active:
+	WRITE_ONCE(knc_pmu_active, NULL);
+	free_percpu(kp->cpu_hw);
+err_free:
+	kfree(kp);
+err_unlock:
+	mutex_unlock(&knc_pmu_lock);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_PMU);
+
+/**
+ * knc_pmu_unregister - unregister a PMU knc_pmu_register() returned
+ * @kp: the PMU
+ *
+ * Called by the owner of the backend as it unloads; perf holds a
+ * reference on the owner while events exist, so none is left. Quiesces
+ * every CPU's PMU (cpu_offline) and unhooks the PMI.
+ *
+ * Context: process context; sleeps.
+ */
+void knc_pmu_unregister(struct knc_pmu *kp)
+{
+	mutex_lock(&knc_pmu_lock);
+	perf_pmu_unregister(&kp->pmu);
+	cpuhp_state_remove_instance(knc_hp_state, &kp->node);
+	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
+	WRITE_ONCE(knc_pmu_active, NULL);
+	mutex_unlock(&knc_pmu_lock);
+	free_percpu(kp->cpu_hw);
+	kfree(kp);
+}
+EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
 
 /*
  * perf_event_overflow() hands a sample to perf core, but Linux 6.1 does not
@@ -610,114 +749,77 @@ static struct pmu knc_pmu = {
  * perf_event_overflow(). The risk is that of any unexported call: no ABI
  * promise and no modversions check. The static_assert below ties the
  * pointer's type to the prototype in the headers this module is built
- * against, and kernels that seal indirect branch targets (IBT) are refused
- * unless the function starts with ENDBR64. Without it the PMU counts only.
+ * against. Kernels built for indirect branch tracking (IBT) seal the entry
+ * of functions nothing calls indirectly, on CPUs that enforce it: both
+ * functions must then start with ENDBR64, else the PMU counts only. (A
+ * kprobe's address is past the ENDBR64, where one is.) Linux 6.12 does not
+ * export perf_event_overflow() either.
  */
 static_assert(__same_type(&perf_event_overflow, knc_overflow_fn));
 
-static knc_overflow_fn knc_find_overflow(void)
+static bool knc_endbr64_at(unsigned long addr)
 {
 	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	u8 insn[sizeof(endbr64)];
+
+	return !copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)) &&
+	       !memcmp(insn, endbr64, sizeof(insn));
+}
+
+static knc_overflow_fn knc_find_overflow(void)
+{
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
 	unsigned long (*lookup)(const char *name);
-	u8 insn[sizeof(endbr64)];
 	unsigned long addr;
 
 	if (register_kprobe(&kp))
 		return NULL;
-	lookup = (void *)kp.addr;
+	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT)) {
+		if (knc_endbr64_at(addr - ENDBR_INSN_SIZE))
+			addr -= ENDBR_INSN_SIZE;
+		else if (!knc_endbr64_at(addr))
+			return NULL;
+	}
+	lookup = (void *)addr;
 	addr = lookup ? lookup("perf_event_overflow") : 0;
 	if (!addr)
 		return NULL;
-	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
-	    (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)) ||
-	     memcmp(insn, endbr64, sizeof(insn))))
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && !knc_endbr64_at(addr))
 		return NULL;
 	return (knc_overflow_fn)addr;
 }
 
-static int __init knc_pmu_init(void)
+/**
+ * knc_core_init - set up what every backend's PMU shares
+ *
+ * Finds perf's overflow path (sampling) and the CPU hotplug state.
+ *
+ * Return: 0 or a negative errno.
+ */
+int knc_core_init(void)
 {
 	int ret;
 
-	if (sim) {
-		knc_hw = &knc_sim_ops;
-	} else if (knc_native_present()) {
-		knc_hw = &knc_native_ops;
-	} else {
-		pr_info("no Knights Corner PMU on this CPU (family %u model %u); load with sim=1 for the simulated PMU\n",
-			boot_cpu_data.x86, boot_cpu_data.x86_model);
-		return -ENODEV;
-	}
-
-	if (!boot_cpu_has(X86_FEATURE_HYBRID_CPU)) {
-		struct x86_pmu_capability cap;
-
-		perf_get_x86_pmu_capability(&cap);
-		knc_generic_types = !cap.num_counters_gp;
-		knc_user_rdpmc = knc_hw->user_rdpmc &&
-				 cap.bit_width_gp == KNC_CNTVAL_BITS;
-	}
 	if (sampling)
 		knc_overflow = knc_find_overflow();
-	if (!knc_overflow) {
-		knc_pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+	if (!knc_overflow)
 		pr_info("sampling unavailable (%s): counting only\n",
 			sampling ? "perf_event_overflow() not found" :
 			"sampling=0");
-	}
-
-	ret = knc_events_attrs_init();
-	if (ret)
-		return ret;
-	ret = knc_hw->probe();
-	if (ret) {
-		pr_err("%s PMU unavailable (%d)\n", knc_hw->name, ret);
-		goto err_attrs;
-	}
-	ret = register_nmi_handler(NMI_LOCAL, knc_pmi_handler, 0, "knc_pmi");
-	if (ret)
-		goto err_remove;
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf/x86/knc:online",
-				knc_cpu_online, knc_cpu_offline);
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/x86/knc:online",
+				      knc_cpu_online, knc_cpu_offline);
 	if (ret < 0)
-		goto err_nmi;
+		return ret;
 	knc_hp_state = ret;
-
-	ret = perf_pmu_register(&knc_pmu, "knc", -1);
-	if (ret)
-		goto err_cpuhp;
-
-	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s%s\n",
-		knc_hw->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS,
-		knc_num_events, knc_overflow ? "sampling" : "counting only",
-		knc_generic_types ? ", generic events (no x86 core PMU)" : "",
-		knc_user_rdpmc ? ", rdpmc" : "");
 	return 0;
-
-err_cpuhp:
-	cpuhp_remove_state(knc_hp_state);
-err_nmi:
-	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
-err_remove:
-	knc_hw->remove();
-err_attrs:
-	knc_events_attrs_free();
-	return ret;
 }
 
-static void __exit knc_pmu_exit(void)
+/**
+ * knc_core_exit - undo knc_core_init(), with no PMU registered
+ */
+void knc_core_exit(void)
 {
-	perf_pmu_unregister(&knc_pmu);
-	cpuhp_remove_state(knc_hp_state);
-	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
-	knc_hw->remove();
-	knc_events_attrs_free();
+	cpuhp_remove_multi_state(knc_hp_state);
 }
-
-module_init(knc_pmu_init);
-module_exit(knc_pmu_exit);
-
-MODULE_DESCRIPTION("Intel Xeon Phi (Knights Corner) core PMU for perf, with a simulated PMU for machines without one");
-MODULE_LICENSE("GPL");

@@ -2,28 +2,31 @@
 /*
  * Knights Corner core PMU: the hardware interface.
  *
- * The driver core (knc_core.c) programs the PMU only through these ops; the
- * native backend (knc_native.c) implements them with the KNC MSRs, the
- * simulator (knc_sim.c) with per-CPU registers in memory. Every op acts on
- * the PMU of the calling CPU and is called with interrupts disabled or from
- * the PMI (NMI) handler.
+ * The driver core (knc_core.c, in knc_pmu.ko) programs the PMU only through
+ * these ops. A backend fills them and registers with knc_pmu_register():
+ * the native backend (knc_native.c, also in knc_pmu.ko) with the KNC MSRs,
+ * the simulator (knc_sim.ko) with per-CPU registers in memory. One backend
+ * at a time: the PMI is one per CPU, and perf knows one PMU named "knc".
  */
 #ifndef _KNC_HW_H
 #define _KNC_HW_H
 
 #include <linux/types.h>
 
+struct module;
 struct pt_regs;
 
 /**
  * struct knc_hw_ops - one implementation of the KNC core PMU registers
  * @name: backend name, reported in dmesg
- * @probe: claim the hardware; called once at module load
- * @remove: release what probe claimed
+ * @owner: the module that implements the ops; it owns the registered PMU
+ *	(perf holds a reference on it while events exist)
+ * @user_rdpmc: user space can read the counters with RDPMC (the hardware's
+ *	own counters; not the simulator's, which live in memory)
  * @cpu_online: reset this CPU's PMU state (all registers zero, the LVT
  *	performance entry routed as an NMI and unmasked)
  * @cpu_offline: optional; quiesce this CPU's PMU before it goes down, and
- *	on every CPU when the module unloads
+ *	on every CPU when the backend unregisters
  * @read_counter: IA32_PerfCntrX, 40 bits, zero extended
  * @write_counter: IA32_PerfCntrX; all 40 bits are written
  * @write_evtsel: IA32_PerfEvtSelX
@@ -32,18 +35,19 @@ struct pt_regs;
  * @write_ovf_ctrl: IA32_PERF_GLOBAL_OVF_CONTROL, write 1 to clear status
  * @unmask_pmi: unmask the local APIC LVT performance entry, which the APIC
  *	masks when it delivers a PMI
- * @user_rdpmc: user space can read the counters with RDPMC (the hardware's
- *	own counters; not the simulator's, which live in memory)
  * @sample_regs: optional; the registers of the context in which the
  *	overflowing events happened, given the PMI's. Hardware interrupts the
  *	very context (NULL op); the simulator's events happen in a context it
  *	recorded, not in its own code that the NMI interrupts.
+ *
+ * Every op but @cpu_online and @cpu_offline acts on the calling CPU's PMU
+ * and is called with interrupts disabled or from the PMI (NMI) handler;
+ * those two run on the CPU concerned, from CPU hotplug.
  */
 struct knc_hw_ops {
 	const char *name;
+	struct module *owner;
 	bool user_rdpmc;
-	int (*probe)(void);
-	void (*remove)(void);
 	void (*cpu_online)(void);
 	void (*cpu_offline)(void);
 	u64 (*read_counter)(unsigned int idx);
@@ -56,9 +60,13 @@ struct knc_hw_ops {
 	struct pt_regs *(*sample_regs)(struct pt_regs *pmi_regs);
 };
 
-extern const struct knc_hw_ops knc_native_ops;
-extern const struct knc_hw_ops knc_sim_ops;
+struct knc_pmu;
 
-bool knc_native_present(void);
+struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops);
+void knc_pmu_unregister(struct knc_pmu *kp);
+
+/* knc_core.c: set up and tear down what every backend shares. */
+int knc_core_init(void);
+void knc_core_exit(void);
 
 #endif /* _KNC_HW_H */

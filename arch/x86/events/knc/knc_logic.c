@@ -5,6 +5,7 @@
  * into the host unit tests, so it only uses <linux/types.h>-level helpers.
  */
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/nospec.h>
 #include <linux/string.h>
@@ -15,12 +16,14 @@ const struct knc_event_desc knc_events[] = {
 #define KNC_EVENT(_name, _ev, _um, _cm, _p) \
 	{ .name = #_name, .event = _ev, .umask = _um, .cntmask = _cm, .period = _p },
 #define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
+#define KNC_GENERIC(_hw_id, _target)
 #define KNC_HW_CACHE(_c, _o, _r, _target)
 #define KNC_HW_CACHE_INVALID(_c, _o, _r)
 #include "knc_events.tbl"
 #undef KNC_EVENT
 #undef KNC_ALIAS
 };
+EXPORT_SYMBOL_NS_GPL(knc_events, KNC_PMU);	/* the simulator's injection */
 const unsigned int knc_num_events = ARRAY_SIZE(knc_events);
 
 const struct knc_event_desc knc_aliases[] = {
@@ -41,6 +44,38 @@ enum {
 #undef KNC_EVENT
 #undef KNC_ALIAS
 };
+
+/* PERF_TYPE_HARDWARE ids: knc_events[] index + 1; 0: KNC has no such event */
+static const u8 knc_generic_map[KNC_GENERIC_IDS] = {
+#define KNC_EVENT(_name, _ev, _um, _cm, _p)
+#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
+#undef KNC_GENERIC
+#define KNC_GENERIC(_hw_id, _target) \
+	[_hw_id] = KNC_EVIDX_##_target + 1,
+#include "knc_events.tbl"
+#undef KNC_EVENT
+#undef KNC_ALIAS
+#undef KNC_GENERIC
+#define KNC_GENERIC(_hw_id, _target)
+};
+
+/**
+ * knc_generic_lookup - the table event a PERF_TYPE_HARDWARE id selects
+ * @id: perf_event_attr::config, a PERF_COUNT_HW_* id
+ *
+ * The map is the upstream driver's (the JSON's generic aliases and the
+ * "branches" event). As the x86 core answers on KNC, an id beyond the map
+ * or one KNC does not have is invalid.
+ *
+ * Return: the index in knc_events[], or -EINVAL.
+ */
+int knc_generic_lookup(u64 id)
+{
+	if (id >= KNC_GENERIC_IDS)
+		return -EINVAL;
+	id = array_index_nospec(id, KNC_GENERIC_IDS);
+	return knc_generic_map[id] ? knc_generic_map[id] - 1 : -EINVAL;
+}
 
 /* knc_events[] index + 1; 0: KNC cannot count it; -1: makes no sense */
 static const s8 knc_hw_cache_map[KNC_HW_CACHE_IDS][KNC_HW_CACHE_OPS][KNC_HW_CACHE_RESULTS] = {
@@ -103,6 +138,7 @@ int knc_event_lookup(u8 event, u8 umask)
 			return i;
 	return -ENOENT;
 }
+EXPORT_SYMBOL_NS_GPL(knc_event_lookup, KNC_PMU);
 
 /**
  * knc_event_lookup_name - find a table event or generic alias by name
@@ -124,6 +160,7 @@ int knc_event_lookup_name(const char *name)
 						knc_aliases[i].umask);
 	return -ENOENT;
 }
+EXPORT_SYMBOL_NS_GPL(knc_event_lookup_name, KNC_PMU);
 
 /**
  * knc_config_check - validate a perf_event_attr::config for the knc PMU
@@ -156,6 +193,8 @@ int knc_config_check(u64 config)
  *
  * EN and INT are always set: counting events take a PMI near the 40-bit
  * wrap as well, to fold the counter into the 64-bit count.
+ *
+ * Return: the IA32_PerfEvtSelX value.
  */
 u64 knc_evtsel(u64 config, bool usr, bool os)
 {
@@ -234,6 +273,8 @@ int knc_assign(const u8 *cntmask, const int *hint, int n, int *assign)
  *
  * Exact as long as the counter wrapped at most once in between, which the
  * period (at most KNC_MAX_PERIOD, half the range) guarantees.
+ *
+ * Return: the events counted, modulo 2^40.
  */
 u64 knc_delta(u64 prev, u64 now)
 {
@@ -265,6 +306,8 @@ bool knc_period_adjust(s64 *left, u64 period)
  * @left: events left in the period (positive)
  *
  * Periods beyond KNC_MAX_PERIOD are counted in KNC_MAX_PERIOD pieces.
+ *
+ * Return: the 40-bit value to write to the counter.
  */
 u64 knc_counter_start(s64 left)
 {

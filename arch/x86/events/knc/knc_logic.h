@@ -17,7 +17,7 @@
 #define KNC_MAX_PERIOD		(BIT_ULL(KNC_CNTVAL_BITS - 1) - 1)
 #define KNC_COUNTERS_MASK	GENMASK(KNC_NUM_COUNTERS - 1, 0)
 
-/* MSRs (seed 000, table 1-2); all per hardware thread. */
+/* MSRs (Intel 327357-001, table 1-2); all per hardware thread. */
 #define KNC_MSR_PERFCTR0	0x20
 #define KNC_MSR_EVNTSEL0	0x28
 #define KNC_MSR_SPFLT_CTRL	0x2c
@@ -25,7 +25,7 @@
 #define KNC_MSR_GLOBAL_OVF_CTRL	0x2e
 #define KNC_MSR_GLOBAL_CTRL	0x2f
 
-/* IA32_PerfEvtSelX (seed 000, table 1-5). */
+/* IA32_PerfEvtSelX (Intel 327357-001, table 1-5). */
 #define KNC_EVTSEL_EVENT	GENMASK_ULL(7, 0)
 #define KNC_EVTSEL_UMASK	GENMASK_ULL(15, 8)
 #define KNC_EVTSEL_USR		BIT_ULL(16)
@@ -37,7 +37,7 @@
 #define KNC_EVTSEL_INV		BIT_ULL(23)
 #define KNC_EVTSEL_CMASK	GENMASK_ULL(31, 24)
 
-/* PERF_SPFLT_CONTROL (seed 000, table 1-7). */
+/* PERF_SPFLT_CONTROL (Intel 327357-001, table 1-7). */
 #define KNC_SPFLT_USER_PREF	BIT_ULL(63)
 
 /* The perf_event_attr::config bits a user may set (the sysfs format). */
@@ -68,12 +68,16 @@ extern const unsigned int knc_num_events;
 extern const struct knc_event_desc knc_aliases[];
 extern const unsigned int knc_num_aliases;
 
+/* PERF_TYPE_HARDWARE ids (PERF_COUNT_HW_MAX) */
+#define KNC_GENERIC_IDS		10
+
 /* PERF_TYPE_HW_CACHE id ranges (PERF_COUNT_HW_CACHE_{,OP_,RESULT_}MAX) */
 #define KNC_HW_CACHE_IDS	7
 #define KNC_HW_CACHE_OPS	3
 #define KNC_HW_CACHE_RESULTS	2
 
 int knc_event_lookup(u8 event, u8 umask);
+int knc_generic_lookup(u64 id);
 int knc_hw_cache_lookup(u64 config);
 int knc_event_lookup_name(const char *name);
 int knc_config_check(u64 config);

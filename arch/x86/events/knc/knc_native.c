@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Knights Corner core PMU: the native backend, the KNC MSRs themselves.
+ * Knights Corner core PMU: the native backend, the KNC MSRs themselves
+ * (Intel document 327357-001, section 1.4), and the entry point of
+ * knc_pmu.ko, the core plus this backend.
+ *
+ * On a KNC whose PMU works, loading registers the knc PMU on the MSRs. On
+ * any other CPU, or where the counters do not keep their values (an
+ * emulator showing a KNC CPUID), the module loads as the core alone, for
+ * another backend to register with (knc_sim.ko).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
-#include <linux/moduleparam.h>
+#include <linux/err.h>
+#include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/seq_file.h>
 #include <linux/smp.h>
@@ -25,20 +33,32 @@ static const struct x86_cpu_id knc_native_ids[] = {
 	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 11, 1, NULL),
 	{}
 };
+MODULE_DEVICE_TABLE(x86cpu, knc_native_ids);
 
 static bool hw_check = true;
 module_param(hw_check, bool, 0444);
 MODULE_PARM_DESC(hw_check, "Refuse a native PMU whose counter MSRs do not keep what is written to them, as under an emulator (default 1; 0 is for testing the MSR paths there)");
 
-bool knc_native_present(void)
+/*
+ * The LVT performance entry. From 6.6 on apic_read() and apic_write() are
+ * static calls that modules cannot link against; the apic driver struct
+ * they call through is exported on both kernels.
+ */
+static u32 knc_apic_read(u32 reg)
 {
-	return x86_match_cpu(knc_native_ids);
+	return apic->read(reg);
+}
+
+static void knc_apic_write(u32 reg, u32 val)
+{
+	apic->write(reg, val);
 }
 
 /*
  * Like the x86 core's check_hw_exists(): a hypervisor or emulator may
  * present a KNC CPUID without the PMU, its MSRs faulting or reading 0. The
  * driver would then report garbage, so check that a counter keeps a value.
+ * Return: true when it does.
  */
 static bool knc_native_counter_works(void)
 {
@@ -77,7 +97,7 @@ static void knc_native_read_regs(void *data)
 	rdmsrl_safe(KNC_MSR_SPFLT_CTRL, &r->spflt);
 	rdmsrl_safe(KNC_MSR_GLOBAL_STATUS, &r->status);
 	rdmsrl_safe(KNC_MSR_GLOBAL_CTRL, &r->ctrl);
-	r->lvtpc = apic_read(APIC_LVTPC);
+	r->lvtpc = knc_apic_read(APIC_LVTPC);
 }
 
 static void knc_native_show_evtsel(struct seq_file *m, unsigned int cpu,
@@ -135,6 +155,9 @@ static void knc_native_remove(void)
  * The x86 core PMU ("cpu", arch/x86/events/intel/knc.c) drives the same
  * MSRs. Both reserve them through the NMI watchdog's allocator, so whoever
  * comes second gets -EBUSY instead of silently sharing the counters.
+ *
+ * Return: 0, -EBUSY while the counters are reserved, or -ENODEV when they
+ * do not keep their values.
  */
 static int knc_native_probe(void)
 {
@@ -150,7 +173,7 @@ static int knc_native_probe(void)
 	}
 	if (hw_check && !knc_native_counter_works()) {
 		knc_native_remove();
-		pr_err("KNC CPU, but the counter MSRs do not keep their values (virtualized?); load with sim=1 for the simulated PMU\n");
+		pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU; modprobe knc_sim for the simulated PMU\n");
 		return -ENODEV;
 	}
 	knc_native_dir = debugfs_create_dir("knc_pmu", NULL);
@@ -177,7 +200,7 @@ static void knc_native_cpu_online(void)
 	}
 	wrmsrl(KNC_MSR_SPFLT_CTRL, 0);
 	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
-	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
 /* Leave no EvtSel enabled for the cpu PMU, which gets the counters back. */
@@ -228,14 +251,13 @@ static void knc_native_write_ovf_ctrl(u64 val)
 
 static void knc_native_unmask_pmi(void)
 {
-	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
-const struct knc_hw_ops knc_native_ops = {
+static const struct knc_hw_ops knc_native_ops = {
 	.name			= "native",
+	.owner			= THIS_MODULE,
 	.user_rdpmc		= true,
-	.probe			= knc_native_probe,
-	.remove			= knc_native_remove,
 	.cpu_online		= knc_native_cpu_online,
 	.cpu_offline		= knc_native_cpu_offline,
 	.read_counter		= knc_native_read_counter,
@@ -246,3 +268,52 @@ const struct knc_hw_ops knc_native_ops = {
 	.write_ovf_ctrl		= knc_native_write_ovf_ctrl,
 	.unmask_pmi		= knc_native_unmask_pmi,
 };
+
+static struct knc_pmu *knc_native_pmu;
+
+static int __init knc_native_init(void)
+{
+	struct knc_pmu *kp;
+	int ret;
+
+	ret = knc_core_init();
+	if (ret)
+		return ret;
+	if (!x86_match_cpu(knc_native_ids)) {
+		pr_info("no Knights Corner PMU on this CPU (family %u model %u): no knc PMU until a backend registers; modprobe knc_sim for the simulated PMU\n",
+			boot_cpu_data.x86, boot_cpu_data.x86_model);
+		return 0;
+	}
+	ret = knc_native_probe();
+	if (ret == -ENODEV)
+		return 0;
+	if (ret)
+		goto err_core;
+	kp = knc_pmu_register(&knc_native_ops);
+	if (IS_ERR(kp)) {
+		ret = PTR_ERR(kp);
+		knc_native_remove();
+		goto err_core;
+	}
+	knc_native_pmu = kp;
+	return 0;
+
+err_core:
+	knc_core_exit();
+	return ret;
+}
+
+static void __exit knc_native_exit(void)
+{
+	if (knc_native_pmu) {
+		knc_pmu_unregister(knc_native_pmu);
+		knc_native_remove();
+	}
+	knc_core_exit();
+}
+
+module_init(knc_native_init);
+module_exit(knc_native_exit);
+
+MODULE_DESCRIPTION("Intel Xeon Phi (Knights Corner) core PMU for perf: the knc PMU on the KNC MSRs, and the core other backends (knc_sim) register with");
+MODULE_LICENSE("GPL");

@@ -2,18 +2,19 @@
 /*
  * Knights Corner core PMU simulator: register model (see knc_sim_model.h).
  *
- * Counting rules, from seed 000 table 1-5: a counter counts when its EvtSel
- * EN bit and its IA32_PERF_GLOBAL_CTRL bit are both set, the event and unit
- * mask select a defined event, the ring matches USR/OS, and SPFLT (if it
- * controls the counter) has USER_PREF set. With CMASK zero the counter adds
- * the occurrences of each cycle; otherwise it adds one per cycle whose
- * occurrences reach CMASK (INV inverts that test); E counts only the cycle
- * where the condition starts, which for a burst is its first cycle.
+ * Counting rules, from Intel document 327357-001, table 1-5: a counter
+ * counts when its EvtSel EN bit and its IA32_PERF_GLOBAL_CTRL bit are both
+ * set, the event and unit mask select a defined event, the ring matches
+ * USR/OS, and SPFLT (if it controls the counter) has USER_PREF set. With
+ * CMASK zero the counter adds the occurrences of each cycle; otherwise it
+ * adds one per cycle whose occurrences reach CMASK (INV inverts that test);
+ * E counts only the cycle where the condition starts, which for a burst is
+ * its first cycle.
  *
  * Overflow past 40 bits sets the counter's sticky GLOBAL_STATUS bit, with or
  * without INT. The PMI line is high while a status bit of a counter with INT
  * set is; a rising edge is delivered when the LVT entry is unmasked and
- * masks it (seed 000, 1.4.3.9), so a driver that does not unmask the entry
+ * masks it (section 1.4.3.9), so a driver that does not unmask the entry
  * gets no further PMIs.
  */
 #include <linux/string.h>
@@ -110,7 +111,9 @@ static u64 knc_sim_rate(u64 sel, const struct knc_sim_burst *b)
  *
  * Consumes cycles up to and including the first one in which a counter
  * with INT set overflows, so that the PMI is taken before later events
- * arrive, as on hardware. Call again while b->cycles is non-zero.
+ * arrive, as on hardware. While the LVT entry is masked no overflow can
+ * raise a PMI, and the step consumes the whole burst. Call again while
+ * b->cycles is non-zero.
  *
  * Return: true when this step delivered a PMI (r->pmi_raise is set).
  */
@@ -135,7 +138,7 @@ bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b)
 		if (!rate)
 			continue;
 		inc[i] = rate;
-		if (!(sel & KNC_EVTSEL_INT))
+		if (!(sel & KNC_EVTSEL_INT) || r->lvt_masked)
 			continue;
 		room = KNC_CNTVAL_MASK - r->ctr[i] + 1;
 		if (sel & KNC_EVTSEL_EDGE)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Knights Corner core PMU simulator: the register model of one hardware
- * thread's PMU, following seed 000 section 1.4. Pure logic, shared with the
- * host unit tests; knc_sim.c adds the per-CPU instances, PMI delivery and
- * the event sources.
+ * thread's PMU, following Intel document 327357-001 (Intel Xeon Phi
+ * Coprocessor Performance Monitoring Units), section 1.4. Pure logic,
+ * shared with the host unit tests; knc_sim_main.c adds the per-CPU
+ * instances, PMI delivery and the event sources.
  */
 #ifndef _KNC_SIM_MODEL_H
 #define _KNC_SIM_MODEL_H

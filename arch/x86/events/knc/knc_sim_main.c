@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Knights Corner core PMU simulator: the knc_hw_ops backend for machines
- * without KNC hardware (module parameter sim=1).
+ * Knights Corner core PMU simulator (knc_sim.ko): a knc_hw_ops backend for
+ * machines without KNC hardware, a developer's tool in the manner of
+ * netdevsim. Loading it registers the knc PMU on the simulated registers
+ * (knc_pmu.ko provides the core); unloading it takes the PMU away.
  *
  * Each CPU has its own simulated PMU (knc_sim_model.c) whose registers live
  * in memory. A PMI is a real NMI sent to the CPU itself through the local
@@ -25,6 +27,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
@@ -43,7 +46,25 @@
 #define KNC_SIM_CLOCK_EVENT	0x2a	/* CPU_CLK_UNHALTED, umask 0 */
 #define KNC_SIM_TICK_NS		NSEC_PER_MSEC
 #define KNC_SIM_MIN_TICK_NS	(10 * NSEC_PER_USEC)
-#define KNC_SIM_PMI_WAIT_US	100000
+#define KNC_SIM_PMI_WAIT_MS	100
+#define KNC_SIM_PACE_SPIN_NS	(100 * NSEC_PER_USEC)
+#define KNC_SIM_IRQOFF_GOAL_NS	(100 * NSEC_PER_USEC)
+
+/* The simulator's spans with interrupts off, as debugfs regs names them. */
+enum knc_sim_span {
+	KNC_SIM_SPAN_NONE,
+	KNC_SIM_SPAN_CLOCK,	/* the clock catching up: tick, register access */
+	KNC_SIM_SPAN_PMI_TIMER,	/* a PMI held back by the gap */
+	KNC_SIM_SPAN_INJECT,	/* one step of an injection */
+	KNC_SIM_NR_SPAN
+};
+
+static const char * const knc_sim_span_names[KNC_SIM_NR_SPAN] = {
+	[KNC_SIM_SPAN_NONE]	 = "none",
+	[KNC_SIM_SPAN_CLOCK]	 = "clock",
+	[KNC_SIM_SPAN_PMI_TIMER] = "pmi_timer",
+	[KNC_SIM_SPAN_INJECT]	 = "inject",
+};
 #define KNC_SIM_MAX_COUNT	BIT_ULL(56)
 #define KNC_SIM_MAX_PMI_GAP_NS	(10 * NSEC_PER_MSEC)
 
@@ -75,13 +96,21 @@ static const char * const knc_sim_access_names[KNC_SIM_NR_ACCESS] = {
  * @tick_on: @tick is queued
  * @clock_ns: when the clock model last caught up
  * @clock_user: the mode the last tick interrupted
- * @ctx_regs: while a burst runs, the registers of the context its events
- *	happen in (what samples are attributed to), else NULL
- * @race: while a PMI of a burst is being serviced, that burst:
- *	race_events of it arrive when the handler restarts the counters
+ * @pmi_timer: sends a PMI that pacing deferred
+ * @pmi_pending: a PMI waits for @pmi_timer
+ * @pmi_has_regs: @pmi_regs holds the context of the last PMI's events
+ * @pmi_regs: the registers of the context the last PMI's events happened
+ *	in (what its samples are attributed to)
+ * @race: while a PMI of an injected burst waits to be serviced, that
+ *	burst: race_events of it arrive when the handler restarts the counters
  * @last_pmi_ns: when the last PMI was sent
  * @pmis: PMIs delivered
- * @pmi_timeouts: PMIs the driver did not service within the wait
+ * @pmi_timeouts: PMIs an injection waited for in vain
+ * @irqoff_max_ns: the longest the simulator ran with interrupts off
+ * @irqoff_max_where: where (enum knc_sim_span)
+ * @irqoff_spans: spans with interrupts off, timed
+ * @irqoff_long: spans longer than KNC_SIM_IRQOFF_GOAL_NS
+ * @irqoff_max_steps: the most model steps the clock took in one span
  * @access: the driver's register accesses, by kind (enum knc_sim_access),
  *	as the QEMU model counts MSR accesses: what the benchmark counts
  */
@@ -91,11 +120,19 @@ struct knc_sim_cpu {
 	bool tick_on;
 	u64 clock_ns;
 	bool clock_user;
-	struct pt_regs *ctx_regs;
+	struct hrtimer pmi_timer;
+	bool pmi_pending;
+	bool pmi_has_regs;
+	struct pt_regs pmi_regs;
 	struct knc_sim_burst *race;
 	u64 last_pmi_ns;
 	unsigned long pmis;
 	unsigned long pmi_timeouts;
+	u64 irqoff_max_ns;
+	unsigned int irqoff_max_where;
+	unsigned long irqoff_spans;
+	unsigned long irqoff_long;
+	unsigned int irqoff_max_steps;
 	unsigned long access[KNC_SIM_NR_ACCESS];
 };
 
@@ -105,58 +142,142 @@ static u64 knc_sim_pmi_gap_ns = 20 * NSEC_PER_USEC;
 static u64 knc_sim_race_events;
 static struct dentry *knc_sim_dir;
 
+/*
+ * The simulator never waits with interrupts off: a PMI that pacing holds
+ * back is sent by a timer, and an injection waits for its PMIs with
+ * interrupts on. Each span with interrupts off (the clock tick, the PMI
+ * timer, an injection step, the clock's catch-up before a register access)
+ * is timed here; debugfs irqoff_max_ns shows the longest.
+ */
+static void knc_sim_irqoff_end(struct knc_sim_cpu *sc, u64 start,
+			       enum knc_sim_span where)
+{
+	u64 span = ktime_get_ns() - start;
+
+	sc->irqoff_spans++;
+	if (span > KNC_SIM_IRQOFF_GOAL_NS)
+		sc->irqoff_long++;
+	if (span > sc->irqoff_max_ns) {
+		sc->irqoff_max_ns = span;
+		sc->irqoff_max_where = where;
+	}
+}
+
 static void knc_sim_send_pmi(struct knc_sim_cpu *sc)
 {
-	sc->regs.pmi_raise = false;
+	sc->pmi_pending = false;
 	sc->pmis++;
+	sc->last_pmi_ns = ktime_get_ns();
 	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 }
 
 /*
- * Deliver a PMI: an NMI to this CPU. Then wait, as hardware would run the
- * ISR before later events, until the handler unmasks the LVT entry. A
- * driver that never unmasks it gets no more PMIs, as the spec warns.
+ * The model raised its PMI line for events that happened in @ctx (NULL:
+ * wherever the NMI lands). Deliver it as an NMI to this CPU, the events'
+ * context recorded for the handler's samples.
  *
- * Injected events arrive all at once, real ones over time: PMIs are paced
+ * Injected events arrive all at once, real ones over time: PMIs are sent
  * at least pmi_min_gap_ns apart (20 us, 50000 per second), so that perf's
- * throttling sees the rates a real workload would produce. A gap of 0
- * makes a storm.
+ * throttling sees the rates a real workload would produce. One due sooner
+ * waits for the PMI timer, as does one that @defer holds back; meanwhile
+ * the LVT entry is masked, so further overflows raise no PMI, as on
+ * hardware. A gap of 0 makes a storm.
  */
-static void knc_sim_deliver_pmi(struct knc_sim_cpu *sc)
+static void knc_sim_raise_pmi(struct knc_sim_cpu *sc, struct pt_regs *ctx,
+			      bool defer)
 {
-	u64 due = sc->last_pmi_ns + min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns),
-					  KNC_SIM_MAX_PMI_GAP_NS);
-	unsigned int us;
+	u64 due;
 
+	sc->regs.pmi_raise = false;
+	sc->pmi_has_regs = ctx;
+	if (ctx)
+		sc->pmi_regs = *ctx;
 	/* From the PMI handler itself: the NMI is latched until it returns. */
 	if (in_nmi()) {
 		knc_sim_send_pmi(sc);
 		return;
 	}
+	due = sc->last_pmi_ns + min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns),
+				      KNC_SIM_MAX_PMI_GAP_NS);
+	if (!defer && ktime_get_ns() >= due) {
+		knc_sim_send_pmi(sc);
+		return;
+	}
+	sc->pmi_pending = true;
+	hrtimer_start(&sc->pmi_timer, ns_to_ktime(due),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+static enum hrtimer_restart knc_sim_pmi_timer_fn(struct hrtimer *t)
+{
+	struct knc_sim_cpu *sc = container_of(t, struct knc_sim_cpu, pmi_timer);
+	u64 start = ktime_get_ns();
+
+	if (sc->pmi_pending)
+		knc_sim_send_pmi(sc);
+	knc_sim_irqoff_end(sc, start, KNC_SIM_SPAN_PMI_TIMER);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * An injection's next step may overflow at once: let pmi_min_gap_ns pass
+ * first, with interrupts on (spinning while it is short, else sleeping),
+ * so that its PMI goes out at once rather than from the PMI timer.
+ */
+static void knc_sim_pace(struct knc_sim_cpu *sc)
+{
+	u64 now = ktime_get_ns();
+	u64 due = READ_ONCE(sc->last_pmi_ns) +
+		  min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns), KNC_SIM_MAX_PMI_GAP_NS);
+
+	if (due <= now)
+		return;
+	if (due - now > KNC_SIM_PACE_SPIN_NS) {
+		u64 us = div_u64(due - now, NSEC_PER_USEC);
+
+		usleep_range(us, us + 10);
+		return;
+	}
 	while (ktime_get_ns() < due)
 		cpu_relax();
-	knc_sim_send_pmi(sc);
-	for (us = 0; READ_ONCE(sc->regs.lvt_masked); us++) {
-		if (us == KNC_SIM_PMI_WAIT_US) {
+}
+
+/*
+ * As hardware runs the handler before later events, an injection waits
+ * until its PMI is sent and the driver has unmasked the LVT entry: with
+ * interrupts on (the PMI timer may have to send it), but not preemptible,
+ * so that its task stays on the CPU with its events running. A driver that
+ * never unmasks the entry gets no more PMIs, as the spec warns; the wait
+ * then ends after KNC_SIM_PMI_WAIT_MS.
+ */
+static void knc_sim_wait_pmi(struct knc_sim_cpu *sc)
+{
+	unsigned int us;
+
+	for (us = 0; READ_ONCE(sc->pmi_pending) || READ_ONCE(sc->regs.lvt_masked);
+	     us++) {
+		if (us == KNC_SIM_PMI_WAIT_MS * USEC_PER_MSEC) {
 			sc->pmi_timeouts++;
-			pr_err_once("PMI not serviced in %u us: LVT entry left masked\n",
-				    KNC_SIM_PMI_WAIT_US);
-			break;
+			pr_err_once("PMI not serviced in %u ms: LVT entry left masked\n",
+				    KNC_SIM_PMI_WAIT_MS);
+			return;
 		}
 		udelay(1);
 	}
-	sc->last_pmi_ns = ktime_get_ns();
 }
 
-/* One step of a burst, up to the next PMI; call with interrupts disabled. */
-static void knc_sim_run_step(struct knc_sim_cpu *sc, struct knc_sim_burst *b)
+/*
+ * One step of a burst, up to the next PMI; call with interrupts disabled.
+ * Return: a PMI was raised.
+ */
+static bool knc_sim_run_step(struct knc_sim_cpu *sc, struct knc_sim_burst *b,
+			     struct pt_regs *ctx, bool defer)
 {
 	knc_sim_step(&sc->regs, b);
-	if (sc->regs.pmi_raise) {
-		sc->race = b;
-		knc_sim_deliver_pmi(sc);
-		sc->race = NULL;
-	}
+	if (!sc->regs.pmi_raise)
+		return false;
+	knc_sim_raise_pmi(sc, ctx, defer);
+	return true;
 }
 
 /*
@@ -177,10 +298,21 @@ static void knc_sim_race(struct knc_sim_cpu *sc)
 	b->started = part.started;
 }
 
-static void knc_sim_run(struct knc_sim_cpu *sc, struct knc_sim_burst *b)
+/*
+ * A whole burst at once, in at most three steps: the model stops at an
+ * overflow only while the LVT entry is unmasked, and a PMI masks it. The
+ * first PMI goes out at once and its handler may unmask the entry within
+ * the burst; the second waits for the PMI timer, the entry masked, and the
+ * third step takes the rest.
+ */
+static void knc_sim_run(struct knc_sim_cpu *sc, struct knc_sim_burst *b,
+			struct pt_regs *ctx)
 {
-	while (b->cycles)
-		knc_sim_run_step(sc, b);
+	unsigned int steps = 0;
+
+	for (; b->cycles; steps++)
+		knc_sim_run_step(sc, b, ctx, steps > 0);
+	sc->irqoff_max_steps = max(sc->irqoff_max_steps, steps);
 }
 
 static bool knc_sim_counts_clock(const struct knc_sim_regs *r, unsigned int i)
@@ -216,7 +348,8 @@ static u64 knc_sim_clock_next_ns(const struct knc_sim_regs *r)
 }
 
 /* Count the cycles since the clock model last ran, in mode @user. */
-static void knc_sim_clock_catch_up(struct knc_sim_cpu *sc, bool user)
+static void knc_sim_clock_catch_up(struct knc_sim_cpu *sc, bool user,
+				   struct pt_regs *ctx)
 {
 	u64 now = ktime_get_ns();
 	struct knc_sim_burst b = {
@@ -229,7 +362,8 @@ static void knc_sim_clock_catch_up(struct knc_sim_cpu *sc, bool user)
 		b.cycles = mul_u64_u32_div(now - sc->clock_ns,
 					   knc_sim_clock_hz / 1000, USEC_PER_SEC);
 	sc->clock_ns = now;
-	knc_sim_run(sc, &b);
+	knc_sim_run(sc, &b, ctx);
+	knc_sim_irqoff_end(sc, now, KNC_SIM_SPAN_CLOCK);
 }
 
 static enum hrtimer_restart knc_sim_tick(struct hrtimer *t)
@@ -242,9 +376,7 @@ static enum hrtimer_restart knc_sim_tick(struct hrtimer *t)
 		return HRTIMER_NORESTART;
 	}
 	sc->clock_user = regs && user_mode(regs);
-	sc->ctx_regs = regs;
-	knc_sim_clock_catch_up(sc, sc->clock_user);
-	sc->ctx_regs = NULL;
+	knc_sim_clock_catch_up(sc, sc->clock_user, regs);
 	hrtimer_forward_now(t, ns_to_ktime(knc_sim_clock_next_ns(&sc->regs)));
 	return HRTIMER_RESTART;
 }
@@ -263,10 +395,10 @@ static struct knc_sim_cpu *knc_sim_sync(void)
 		return sc;
 	if (knc_sim_clock_counting(&sc->regs)) {
 		/* The cycles are current's: in user mode, at its kernel entry. */
-		if (sc->clock_user && current->mm)
-			sc->ctx_regs = task_pt_regs(current);
-		knc_sim_clock_catch_up(sc, sc->clock_user);
-		sc->ctx_regs = NULL;
+		bool user_ctx = sc->clock_user && current->mm;
+
+		knc_sim_clock_catch_up(sc, sc->clock_user,
+				       user_ctx ? task_pt_regs(current) : NULL);
 	} else
 		sc->clock_ns = ktime_get_ns();	/* time passes uncounted */
 	return sc;
@@ -308,6 +440,8 @@ static void knc_sim_cpu_offline(void)
 
 	hrtimer_cancel(&sc->tick);
 	sc->tick_on = false;
+	hrtimer_cancel(&sc->pmi_timer);
+	sc->pmi_pending = false;
 }
 
 static u64 knc_sim_read_counter(unsigned int idx)
@@ -330,7 +464,7 @@ static void knc_sim_write_counter(unsigned int idx, u64 val)
 static void knc_sim_flush_pmi(struct knc_sim_cpu *sc)
 {
 	if (sc->regs.pmi_raise)
-		knc_sim_deliver_pmi(sc);
+		knc_sim_raise_pmi(sc, NULL, false);
 	knc_sim_clock_update(sc);
 }
 
@@ -380,9 +514,9 @@ static void knc_sim_unmask(void)
 
 static struct pt_regs *knc_sim_sample_regs(struct pt_regs *pmi_regs)
 {
-	struct pt_regs *ctx = this_cpu_ptr(&knc_sim_cpu)->ctx_regs;
+	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
 
-	return ctx ? ctx : pmi_regs;
+	return sc->pmi_has_regs ? &sc->pmi_regs : pmi_regs;
 }
 
 /*
@@ -484,14 +618,26 @@ static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 	 */
 	migrate_disable();
 	while (b.cycles) {
-		struct knc_sim_cpu *sc;
+		struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
+		bool raised;
+		u64 start;
 
+		knc_sim_pace(sc);
+		preempt_disable();
 		local_irq_save(flags);
+		start = ktime_get_ns();
 		sc = knc_sim_sync();
-		sc->ctx_regs = ctx;
-		knc_sim_run_step(sc, &b);
-		sc->ctx_regs = NULL;
+		sc->race = &b;
+		raised = knc_sim_run_step(sc, &b, ctx, false);
+		if (!raised)
+			sc->race = NULL;
+		knc_sim_irqoff_end(sc, start, KNC_SIM_SPAN_INJECT);
 		local_irq_restore(flags);
+		if (raised) {
+			knc_sim_wait_pmi(sc);
+			WRITE_ONCE(sc->race, NULL);
+		}
+		preempt_enable();
 		if (!b.cycles)
 			break;
 		if (fatal_signal_pending(current)) {
@@ -527,48 +673,61 @@ static int knc_sim_regs_show(struct seq_file *m, void *v)
 		for (i = 0; i < KNC_SIM_NR_ACCESS; i++)
 			seq_printf(m, " %s=%lu", knc_sim_access_names[i],
 				   sc->access[i]);
+		seq_printf(m, " irqoff_max_ns=%llu irqoff_max_at=%s irqoff_spans=%lu irqoff_long=%lu irqoff_max_steps=%u",
+			   sc->irqoff_max_ns,
+			   knc_sim_span_names[sc->irqoff_max_where],
+			   sc->irqoff_spans, sc->irqoff_long,
+			   sc->irqoff_max_steps);
 		seq_putc(m, '\n');
 	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(knc_sim_regs);
 
-static int knc_sim_probe(void)
+static void knc_sim_timers_cancel(void)
 {
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct knc_sim_cpu *sc = per_cpu_ptr(&knc_sim_cpu, cpu);
-
-		hrtimer_init(&sc->tick, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		sc->tick.function = knc_sim_tick;
+		hrtimer_cancel(&per_cpu_ptr(&knc_sim_cpu, cpu)->tick);
+		hrtimer_cancel(&per_cpu_ptr(&knc_sim_cpu, cpu)->pmi_timer);
 	}
-	knc_sim_dir = debugfs_create_dir("knc_sim", NULL);
-	debugfs_create_file("inject", 0200, knc_sim_dir, NULL,
-			    &knc_sim_inject_fops);
-	debugfs_create_file("regs", 0444, knc_sim_dir, NULL,
-			    &knc_sim_regs_fops);
-	debugfs_create_u64("clock_hz", 0644, knc_sim_dir, &knc_sim_clock_hz);
-	debugfs_create_u64("pmi_min_gap_ns", 0644, knc_sim_dir,
-			   &knc_sim_pmi_gap_ns);
-	debugfs_create_u64("race_events", 0644, knc_sim_dir,
-			   &knc_sim_race_events);
-	return 0;
 }
 
-static void knc_sim_remove(void)
+/* irqoff_max_ns: the longest span over all CPUs; writing 0 resets it. */
+static int knc_sim_irqoff_get(void *data, u64 *val)
 {
 	unsigned int cpu;
 
-	debugfs_remove_recursive(knc_sim_dir);
+	*val = 0;
 	for_each_possible_cpu(cpu)
-		hrtimer_cancel(&per_cpu_ptr(&knc_sim_cpu, cpu)->tick);
+		*val = max(*val, READ_ONCE(per_cpu(knc_sim_cpu, cpu).irqoff_max_ns));
+	return 0;
 }
 
-const struct knc_hw_ops knc_sim_ops = {
+static int knc_sim_irqoff_set(void *data, u64 val)
+{
+	unsigned int cpu;
+
+	if (val)
+		return -EINVAL;
+	for_each_possible_cpu(cpu) {
+		struct knc_sim_cpu *sc = per_cpu_ptr(&knc_sim_cpu, cpu);
+
+		WRITE_ONCE(sc->irqoff_max_ns, 0);
+		WRITE_ONCE(sc->irqoff_max_where, KNC_SIM_SPAN_NONE);
+		WRITE_ONCE(sc->irqoff_spans, 0);
+		WRITE_ONCE(sc->irqoff_long, 0);
+		WRITE_ONCE(sc->irqoff_max_steps, 0);
+	}
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(knc_sim_irqoff_fops, knc_sim_irqoff_get,
+			 knc_sim_irqoff_set, "%llu\n");
+
+static const struct knc_hw_ops knc_sim_ops = {
 	.name			= "simulated",
-	.probe			= knc_sim_probe,
-	.remove			= knc_sim_remove,
+	.owner			= THIS_MODULE,
 	.cpu_online		= knc_sim_cpu_online,
 	.cpu_offline		= knc_sim_cpu_offline,
 	.read_counter		= knc_sim_read_counter,
@@ -580,3 +739,52 @@ const struct knc_hw_ops knc_sim_ops = {
 	.unmask_pmi		= knc_sim_unmask,
 	.sample_regs		= knc_sim_sample_regs,
 };
+
+static struct knc_pmu *knc_sim_pmu;
+
+static int __init knc_sim_init(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct knc_sim_cpu *sc = per_cpu_ptr(&knc_sim_cpu, cpu);
+
+		hrtimer_init(&sc->tick, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		sc->tick.function = knc_sim_tick;
+		hrtimer_init(&sc->pmi_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS_PINNED_HARD);
+		sc->pmi_timer.function = knc_sim_pmi_timer_fn;
+	}
+	knc_sim_pmu = knc_pmu_register(&knc_sim_ops);
+	if (IS_ERR(knc_sim_pmu)) {
+		knc_sim_timers_cancel();
+		return PTR_ERR(knc_sim_pmu);
+	}
+	knc_sim_dir = debugfs_create_dir("knc_sim", NULL);
+	debugfs_create_file("inject", 0200, knc_sim_dir, NULL,
+			    &knc_sim_inject_fops);
+	debugfs_create_file("regs", 0444, knc_sim_dir, NULL,
+			    &knc_sim_regs_fops);
+	debugfs_create_u64("clock_hz", 0644, knc_sim_dir, &knc_sim_clock_hz);
+	debugfs_create_u64("pmi_min_gap_ns", 0644, knc_sim_dir,
+			   &knc_sim_pmi_gap_ns);
+	debugfs_create_u64("race_events", 0644, knc_sim_dir,
+			   &knc_sim_race_events);
+	debugfs_create_file_unsafe("irqoff_max_ns", 0644, knc_sim_dir, NULL,
+				   &knc_sim_irqoff_fops);
+	return 0;
+}
+
+static void __exit knc_sim_exit(void)
+{
+	debugfs_remove_recursive(knc_sim_dir);
+	knc_pmu_unregister(knc_sim_pmu);
+	knc_sim_timers_cancel();
+}
+
+module_init(knc_sim_init);
+module_exit(knc_sim_exit);
+
+MODULE_DESCRIPTION("Simulated Intel Xeon Phi (Knights Corner) core PMU: the knc PMU on any x86 machine, driven through debugfs (knc_sim/)");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(KNC_PMU);
