@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Kernel style of the module sources, as TAP: checkpatch.pl (from Debian's
-# linux-source-6.1) on every file, and a W=1 build with sparse (C=2) that
-# must print no warning at all.
+# linux-source-6.1) on every file, and W=1 builds with sparse (C=2) against
+# 6.1 and 6.12 that must print no warning at all.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
 KNC=arch/x86/events/knc
-KDIR=${KDIR:-$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)}
+KDIR=${KDIR:-$(ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1)}
+KDIR_612=${KDIR_612:-$(ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V | tail -n 1)}
 SRC_TAR=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
 CP=build/checkpatch
 n=0 bad=0
@@ -39,12 +40,20 @@ for f in $(ls $KNC/*.[ch] | grep -v "\.mod\.c$") $KNC/Makefile; do
 done
 
 # A fresh W=1 build with sparse on every file; any warning fails.
-make -s -C "$KDIR" M="$PWD/$KNC" clean >/dev/null 2>&1
-make -C "$KDIR" M="$PWD/$KNC" W=1 C=2 modules >"$log" 2>&1
-status=$?
-grep -E -i "warning|error" "$log" | grep -v "Skipping BTF" >"$log.w"
-[ $status -eq 0 ] && [ ! -s "$log.w" ]
-result $? "W=1 C=2 (sparse) build is warning-free" "$log.w"
+# build_clean KDIR DIR NAME
+build_clean() {
+	make -s -C "$1" M="$PWD/$2" clean >/dev/null 2>&1
+	make -C "$1" M="$PWD/$2" W=1 C=2 modules >"$log" 2>&1
+	status=$?
+	grep -E -i "warning|error" "$log" | grep -v "Skipping BTF" >"$log.w"
+	[ $status -eq 0 ] && [ ! -s "$log.w" ]
+	result $? "$3" "$log.w"
+}
+build_clean "$KDIR" $KNC "W=1 C=2 (sparse) build against $(basename "$(dirname "$KDIR")") is warning-free"
+# 6.12: a copy of the sources, as Kbuild builds in the source directory.
+rm -rf build/style-6.12 && mkdir -p build/style-6.12
+cp $(ls $KNC/*.[ch] | grep -v "\.mod\.c$") $KNC/*.tbl $KNC/Makefile build/style-6.12/
+build_clean "$KDIR_612" build/style-6.12 "W=1 C=2 (sparse) build against $(basename "$(dirname "$KDIR_612")") is warning-free"
 rm -f "$log" "$log.w"
 
 echo "1..$n"
