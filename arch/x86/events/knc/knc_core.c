@@ -749,11 +749,11 @@ EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
  * perf_event_overflow(). The risk is that of any unexported call: no ABI
  * promise and no modversions check. The static_assert below ties the
  * pointer's type to the prototype in the headers this module is built
- * against. Kernels built for indirect branch tracking (IBT) seal the entry
- * of functions nothing calls indirectly, on CPUs that enforce it: both
- * functions must then start with ENDBR64, else the PMU counts only. (A
- * kprobe's address is past the ENDBR64, where one is.) Linux 6.12 does not
- * export perf_event_overflow() either.
+ * against. Kernels built for indirect branch tracking (IBT), such as
+ * Debian's 6.12, seal the entry of functions nothing calls indirectly; on a
+ * CPU that enforces IBT both functions must then start with ENDBR64, else
+ * the PMU counts only. (A kprobe's address is past the ENDBR64, where one
+ * is.) Linux 6.12 does not export perf_event_overflow() either.
  */
 static_assert(__same_type(&perf_event_overflow, knc_overflow_fn));
 
@@ -769,6 +769,7 @@ static bool knc_endbr64_at(unsigned long addr)
 static knc_overflow_fn knc_find_overflow(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	bool ibt = cpu_feature_enabled(X86_FEATURE_IBT);
 	unsigned long (*lookup)(const char *name);
 	unsigned long addr;
 
@@ -776,7 +777,7 @@ static knc_overflow_fn knc_find_overflow(void)
 		return NULL;
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
-	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT)) {
+	if (ibt) {
 		if (knc_endbr64_at(addr - ENDBR_INSN_SIZE))
 			addr -= ENDBR_INSN_SIZE;
 		else if (!knc_endbr64_at(addr))
@@ -786,7 +787,7 @@ static knc_overflow_fn knc_find_overflow(void)
 	addr = lookup ? lookup("perf_event_overflow") : 0;
 	if (!addr)
 		return NULL;
-	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && !knc_endbr64_at(addr))
+	if (ibt && !knc_endbr64_at(addr))
 		return NULL;
 	return (knc_overflow_fn)addr;
 }
