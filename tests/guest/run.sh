@@ -213,6 +213,15 @@ t_clock_model() {
 	# 1.1 cycles per ns of task time, within the tick model's slack.
 	[ $(( (u + k) * 10 )) -gt $(( tc * 8 )) ] || fail "too few cycles for 1.1 GHz"
 	[ $(( (u + k) * 10 )) -lt $(( tc * 14 )) ] || fail "too many cycles for 1.1 GHz"
+	# Asleep, a task counts no cycles: only its time on the CPU (exec,
+	# the dynamic loader) does.
+	pstat "$out" -e task-clock,knc/cpu_clk_unhalted/u,knc/cpu_clk_unhalted/k -- sleep 1
+	u=$(count_of "$out" knc/cpu_clk_unhalted/u)
+	k=$(count_of "$out" knc/cpu_clk_unhalted/k)
+	tc=$(awk '$1 == "task-clock" { printf "%d", $2 * 1000000 }' "$out")
+	echo "sleep 1: user $u kernel $k task-clock ${tc}ns"
+	[ $(( (u + k) * 10 )) -lt $(( tc * 14 )) ] || fail "a sleeping task counted cycles beyond its CPU time"
+	[ $(( u + k )) -lt 330000000 ] || fail "sleep 1 counted more than 0.3 s of cycles"
 }
 
 t_generic_events_without_core_pmu() {
