@@ -13,6 +13,8 @@
 #   make qemu       build QEMU with the KNC PMU model (build/qemu/; cached
 #                   by content hash under /var/cache/knc-pmu)
 #   make deps       install the Debian packages the above need
+#   make dkms-src   stage dkms.conf and the module sources as
+#                   $(DESTDIR)/usr/src/knc-pmu-VERSION, for dkms add
 #   make clean
 
 # The newest installed 6.1 and 6.12 kernel headers, unless given.
@@ -26,7 +28,7 @@ KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
-.PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean
+.PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src
 
 all: module module-612 tools
 
@@ -45,6 +47,14 @@ module-612:
 	@mkdir -p $(B612)
 	cp -p $(KNC_SRCS) $(B612)/
 	$(MAKE) -C $(KDIR_612) M=$(CURDIR)/$(B612) W=1 modules
+
+# DKMS builds with Kbuild alone from a flat copy of the module's sources.
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC := $(DESTDIR)/usr/src/knc-pmu-$(DKMS_VERSION)
+
+dkms-src:
+	@mkdir -p $(DKMS_SRC)
+	cp dkms.conf $(KNC_SRCS) $(DKMS_SRC)/
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops

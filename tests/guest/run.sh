@@ -57,19 +57,38 @@ t_core_alone_without_knc() {
 
 # modprobe resolves knc_sim's dependency on knc_pmu (modules installed in a
 # scratch tree, as make install or DKMS would put them in /lib/modules).
-t_modprobe_sim() {
-	local root ver
+# modprobe_from ROOT: with the modules in ROOT/lib/modules/$(uname -r),
+# modprobe knc_sim loads knc_pmu first, the PMU counts, and modprobe -r
+# removes both.
+modprobe_from() {
+	local root=$1 out
 	knc_unload
-	root=$(mktemp -d) ver=$(uname -r)
-	mkdir -p "$root/lib/modules/$ver/extra"
-	cp "$KNC_KO" "$KNC_SIM_KO" "$root/lib/modules/$ver/extra/"
-	depmod -b "$root" "$ver"
+	depmod -b "$root" "$(uname -r)"
 	modprobe -d "$root" knc_sim || fail "modprobe knc_sim failed"
 	[ -d /sys/module/knc_pmu ] || fail "knc_pmu was not loaded first"
 	[ -e $KNC_SYSFS/events ] || fail "no knc PMU"
+	out=$(mktemp)
+	pstat "$out" -a -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 7777
+	expect_eq "CPU-wide count" 7777 "$(count_of "$out" knc/l2_read_miss/)"
 	modprobe -r -d "$root" knc_sim || fail "modprobe -r knc_sim failed"
 	[ ! -d /sys/module/knc_pmu ] || fail "knc_pmu was left loaded"
 	knc_load
+}
+
+t_modprobe_sim() {
+	local root
+	root=$(mktemp -d)
+	mkdir -p "$root/lib/modules/$(uname -r)/extra"
+	cp "$KNC_KO" "$KNC_SIM_KO" "$root/lib/modules/$(uname -r)/extra/"
+	modprobe_from "$root"
+}
+
+# What tests/host/dkms.t had dkms build and install for this kernel.
+t_dkms_modprobe() {
+	local root=build/dkms/root
+	compgen -G "$root/lib/modules/$(uname -r)/updates/dkms/knc_sim.ko*" >/dev/null ||
+		fail "no DKMS install for $(uname -r) (tests/host/dkms.t makes it)"
+	modprobe_from "$root"
 }
 
 t_load_count_unload_20() {
@@ -576,6 +595,7 @@ t_pinned_after_per_task_use() {
 cases=(
 	"knc_pmu.ko alone loads without a PMU; knc_sim.ko registers one|t_core_alone_without_knc"
 	"modprobe knc_sim loads knc_pmu first; modprobe -r removes both|t_modprobe_sim"
+	"the modules DKMS built and installed load with modprobe|t_dkms_modprobe"
 	"load, count, unload 20 times without a warning|t_load_count_unload_20"
 	"rmmod of either module is refused while an event is open|t_rmmod_refused_with_events_open"
 	"with sampling=0 counting works and perf record fails cleanly|t_sampling_forced_off"
