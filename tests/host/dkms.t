@@ -10,19 +10,9 @@ cd "$(dirname "$0")/../.." || exit 1
 
 S=$PWD/build/dkms
 ROOT=$S/root
-n=0 bad=0
 log=$(mktemp)
 
-result() {	# result OK? NAME [LOG]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		bad=1
-		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
-	fi
-}
+. tests/host/tap.sh
 
 echo "TAP version 13"
 if ! command -v dkms >/dev/null; then

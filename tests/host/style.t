@@ -11,18 +11,8 @@ KDIR=${KDIR:-$(ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1)
 KDIR_612=${KDIR_612:-$(ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V | tail -n 1)}
 SRC_TAR=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
 CP=build/checkpatch
-n=0 bad=0
 
-result() {	# result OK? NAME [LOG]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		bad=1
-		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
-	fi
-}
+. tests/host/tap.sh
 
 echo "TAP version 13"
 if [ ! -x $CP/scripts/checkpatch.pl ]; then

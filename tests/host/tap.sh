@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for the shell host tests (sourced by tests/host/*.t).
+# shellcheck shell=bash
+n=0 bad=0
+
+# result STATUS NAME [LOG]: case NAME passed if STATUS is 0; else LOG, if
+# given, becomes its diagnostics.
+result() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		bad=1
+		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
+	fi
+}
