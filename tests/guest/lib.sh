@@ -18,6 +18,14 @@ EVOPEN=${EVOPEN:-build/tests/evopen}
 tap_n=0
 tap_failed=0
 
+# Linux before 6.2 keeps a task's context pointing at the PMU
+# (KNC_PIN_TASK_CONTEXT): the module that owns it stays pinned.
+kernel_before_6_2() {
+	local v
+	v=$(uname -r)
+	[ "${v%%.*}" -lt 6 ] || { [ "${v%%.*}" -eq 6 ] && [ "$(echo "$v" | cut -d. -f2)" -lt 2 ]; }
+}
+
 # expect_insmod_busy KO ERE: insmod KO fails with EBUSY, and one of the last
 # kernel log lines, matching ERE, says why.
 expect_insmod_busy() {

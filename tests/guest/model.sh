@@ -316,11 +316,20 @@ t_debugfs_regs() {
 
 t_pinned_after_per_task_use() {
 	local out
-	if out=$(rmmod knc_pmu 2>&1); then
-		fail "rmmod succeeded after per-task use (Linux 6.1 would keep a dangling context)"
+	if kernel_before_6_2; then
+		if out=$(rmmod knc_pmu 2>&1); then
+			fail "rmmod succeeded after per-task use (Linux 6.1 would keep a dangling context)"
+		fi
+		echo "$out"
+		expect_eq "pin messages" 1 "$(dmesg | grep -c 'knc_pmu pinned until reboot')"
+		return
 	fi
-	echo "$out"
-	expect_eq "pin messages" 1 "$(dmesg | grep -c 'knc_pmu pinned until reboot')"
+	expect_eq "pin messages" 0 "$(dmesg | grep -c 'pinned until reboot')"
+	rmmod knc_pmu || fail "rmmod knc_pmu after per-task use failed on $(uname -r)"
+	insmod "$KNC_KO" || fail "reload of knc_pmu failed"
+	out=$(mktemp)
+	pstat "$out" -e knc/instructions_executed/u -- $LOOP
+	expect_eq "per-task count after a reload" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
 
 cases=(
@@ -344,7 +353,7 @@ cases=(
 	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
 	"debugfs knc_pmu/regs shows each CPU's registers, decoded|t_debugfs_regs"
-	"after per-task use the module is pinned (6.1 contexts)|t_pinned_after_per_task_use"
+	"after per-task use 6.1 pins the module, 6.2+ unloads and reloads it|t_pinned_after_per_task_use"
 )
 
 perf_throttle_off

@@ -566,12 +566,6 @@ t_register_accesses() {
 # its last event and the PMU no longer needs PERF_PMU_CAP_HETEROGENEOUS_CPUS
 # to share perf_hw_context, so the module unloads and a reload counts per
 # task again.
-kernel_before_6_2() {
-	local v
-	v=$(uname -r)
-	[ "${v%%.*}" -lt 6 ] || { [ "${v%%.*}" -eq 6 ] && [ "$(echo "$v" | cut -d. -f2)" -lt 2 ]; }
-}
-
 t_pinned_after_per_task_use() {
 	local out
 	if kernel_before_6_2; then
