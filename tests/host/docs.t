@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The documentation builds with Debian's Sphinx without a warning (-W), as
+# TAP; every module parameter has modinfo text.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+
+log=$(mktemp)
+. tests/host/tap.sh
+
+echo "TAP version 13"
+out=build/docs
+rm -rf "$out"
+if command -v sphinx-build >/dev/null; then
+	sphinx-build -W -q -b html Documentation "$out" >"$log" 2>&1
+	result $? "Documentation builds with sphinx-build -W ($(sphinx-build --version 2>&1))" "$log"
+else
+	echo "sphinx-build is not installed (make deps)" >"$log"
+	result 1 "Documentation builds with sphinx-build -W" "$log"
+fi
+
+# The modules as make builds them.
+for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do
+	if [ ! -f "$ko" ]; then
+		echo "$ko is not built (make)" >"$log"
+		result 1 "modinfo of $ko" "$log"
+		continue
+	fi
+	modinfo "$ko" >"$log" 2>&1
+	grep -q "^description: .\{20,\}" "$log"
+	result $? "$(basename "$ko") has a description" "$log"
+	# Each "parm:" line is "name:text (type)"; text must say something.
+	! grep "^parm:" "$log" | grep -v -E "^parm: +[a-z_]+:.{20,} \([a-z]+\)$" >"$log.bad"
+	result $? "every parameter of $(basename "$ko") has modinfo text" "$log.bad"
+done
+rm -f "$log" "$log.bad"
+
+echo "1..$n"
+exit $bad
