@@ -26,6 +26,28 @@ kernel_before_6_2() {
 	[ "${v%%.*}" -lt 6 ] || { [ "${v%%.*}" -eq 6 ] && [ "$(echo "$v" | cut -d. -f2)" -lt 2 ]; }
 }
 
+# pinned_or_reloaded KO: after per-task use, Linux before 6.2 pins the
+# module KO, which owns the PMU (rmmod refused, one dmesg line); 6.2+
+# unloads and reloads it, and the caller then counts per task. Call it as
+# a plain command: fail relies on set -e, which a || or an if would turn off.
+pinned_or_reloaded() {
+	local ko=$1 mod out
+	mod=$(basename "$ko" .ko)
+	if kernel_before_6_2; then
+		if out=$(rmmod "$mod" 2>&1); then
+			insmod "$ko"
+			fail "rmmod succeeded after per-task use (Linux 6.1 would keep a dangling context)"
+		fi
+		echo "$out"
+		echo "$out" | grep -q "in use" || fail "rmmod did not fail with EBUSY"
+		expect_eq "pin messages" 1 "$(dmesg | grep -c "$mod pinned until reboot")"
+		return 0
+	fi
+	expect_eq "pin messages" 0 "$(dmesg | grep -c 'pinned until reboot')"
+	rmmod "$mod" || fail "rmmod $mod after per-task use failed on $(uname -r)"
+	insmod "$ko" || fail "reload of $mod failed"
+}
+
 # expect_insmod_busy KO ERE: insmod KO fails with EBUSY, and one of the last
 # kernel log lines, matching ERE, says why.
 expect_insmod_busy() {

@@ -316,17 +316,8 @@ t_debugfs_regs() {
 
 t_pinned_after_per_task_use() {
 	local out
-	if kernel_before_6_2; then
-		if out=$(rmmod knc_pmu 2>&1); then
-			fail "rmmod succeeded after per-task use (Linux 6.1 would keep a dangling context)"
-		fi
-		echo "$out"
-		expect_eq "pin messages" 1 "$(dmesg | grep -c 'knc_pmu pinned until reboot')"
-		return
-	fi
-	expect_eq "pin messages" 0 "$(dmesg | grep -c 'pinned until reboot')"
-	rmmod knc_pmu || fail "rmmod knc_pmu after per-task use failed on $(uname -r)"
-	insmod "$KNC_KO" || fail "reload of knc_pmu failed"
+	pinned_or_reloaded "$KNC_KO"
+	kernel_before_6_2 && return
 	out=$(mktemp)
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "per-task count after a reload" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"

@@ -568,19 +568,8 @@ t_register_accesses() {
 # task again.
 t_pinned_after_per_task_use() {
 	local out
-	if kernel_before_6_2; then
-		if out=$(rmmod knc_sim 2>&1); then
-			insmod "$KNC_SIM_KO"
-			fail "rmmod succeeded after per-task use (Linux 6.1 would keep a dangling context)"
-		fi
-		echo "$out"
-		echo "$out" | grep -q "in use" || fail "rmmod did not fail with EBUSY"
-		expect_eq "pin messages" 1 "$(dmesg | grep -c 'knc_sim pinned until reboot')"
-		return
-	fi
-	expect_eq "pin messages" 0 "$(dmesg | grep -c 'pinned until reboot')"
-	rmmod knc_sim || fail "rmmod knc_sim after per-task use failed on $(uname -r)"
-	insmod "$KNC_SIM_KO" || fail "reload of knc_sim failed"
+	pinned_or_reloaded "$KNC_SIM_KO"
+	kernel_before_6_2 && return
 	out=$(mktemp)
 	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 4321
 	expect_eq "per-task count after a reload" 4321 "$(count_of "$out" knc/l2_read_miss/)"
