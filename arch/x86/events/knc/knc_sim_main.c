@@ -171,10 +171,15 @@ static void knc_sim_send_pmi(struct knc_sim_cpu *sc)
 	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 }
 
+/* When this CPU's next PMI may go out: pmi_min_gap_ns after the last. */
+static u64 knc_sim_pmi_due(const struct knc_sim_cpu *sc)
+{
+	return READ_ONCE(sc->last_pmi_ns) +
+	       min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns), KNC_SIM_MAX_PMI_GAP_NS);
+}
+
 /*
- * The model raised its PMI line for events that happened in @ctx (NULL:
- * wherever the NMI lands). Deliver it as an NMI to this CPU, the events'
- * context recorded for the handler's samples.
+ * Deliver the PMI the model raised as an NMI to this CPU.
  *
  * Injected events arrive all at once, real ones over time: PMIs are sent
  * at least pmi_min_gap_ns apart (20 us, 50000 per second), so that perf's
@@ -183,22 +188,17 @@ static void knc_sim_send_pmi(struct knc_sim_cpu *sc)
  * the LVT entry is masked, so further overflows raise no PMI, as on
  * hardware. A gap of 0 makes a storm.
  */
-static void knc_sim_raise_pmi(struct knc_sim_cpu *sc, struct pt_regs *ctx,
-			      bool defer)
+static void knc_sim_deliver_pmi(struct knc_sim_cpu *sc, bool defer)
 {
 	u64 due;
 
 	sc->regs.pmi_raise = false;
-	sc->pmi_has_regs = ctx;
-	if (ctx)
-		sc->pmi_regs = *ctx;
 	/* From the PMI handler itself: the NMI is latched until it returns. */
 	if (in_nmi()) {
 		knc_sim_send_pmi(sc);
 		return;
 	}
-	due = sc->last_pmi_ns + min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns),
-				      KNC_SIM_MAX_PMI_GAP_NS);
+	due = knc_sim_pmi_due(sc);
 	if (!defer && ktime_get_ns() >= due) {
 		knc_sim_send_pmi(sc);
 		return;
@@ -206,6 +206,20 @@ static void knc_sim_raise_pmi(struct knc_sim_cpu *sc, struct pt_regs *ctx,
 	sc->pmi_pending = true;
 	hrtimer_start(&sc->pmi_timer, ns_to_ktime(due),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+/*
+ * The model raised its PMI line for events that happened in @ctx (NULL:
+ * wherever the NMI lands): record the context for the handler's samples
+ * and deliver the PMI.
+ */
+static void knc_sim_raise_pmi(struct knc_sim_cpu *sc, struct pt_regs *ctx,
+			      bool defer)
+{
+	sc->pmi_has_regs = ctx;
+	if (ctx)
+		sc->pmi_regs = *ctx;
+	knc_sim_deliver_pmi(sc, defer);
 }
 
 static enum hrtimer_restart knc_sim_pmi_timer_fn(struct hrtimer *t)
@@ -226,9 +240,7 @@ static enum hrtimer_restart knc_sim_pmi_timer_fn(struct hrtimer *t)
  */
 static void knc_sim_pace(struct knc_sim_cpu *sc)
 {
-	u64 now = ktime_get_ns();
-	u64 due = READ_ONCE(sc->last_pmi_ns) +
-		  min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns), KNC_SIM_MAX_PMI_GAP_NS);
+	u64 now = ktime_get_ns(), due = knc_sim_pmi_due(sc);
 
 	if (due <= now)
 		return;
@@ -296,6 +308,9 @@ static void knc_sim_race(struct knc_sim_cpu *sc)
 	while (part.cycles)
 		knc_sim_step(&sc->regs, &part);
 	b->started = part.started;
+	/* Its PMI's events are the burst's: the context stays recorded. */
+	if (sc->regs.pmi_raise)
+		knc_sim_deliver_pmi(sc, false);
 }
 
 /*
