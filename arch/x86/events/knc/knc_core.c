@@ -22,6 +22,7 @@
 #include <asm/hardirq.h>
 #include <asm/ibt.h>
 #include <asm/nmi.h>
+#include <asm/perf_regs.h>
 #include <asm/tlbflush.h>
 
 #include "knc_hw.h"
@@ -403,6 +404,10 @@ static int knc_pmu_event_init(struct perf_event *event)
 		return idx;
 	if (attr->precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
+	/* As x86: no XMM registers in samples (the core would say EOPNOTSUPP). */
+	if ((attr->sample_regs_user | attr->sample_regs_intr) &
+	    PERF_REG_EXTENDED_MASK)
+		return -EINVAL;
 	if (is_sampling_event(event) && !knc_overflow)
 		return -EOPNOTSUPP;
 
