@@ -57,7 +57,8 @@ dkms-src:
 	cp dkms.conf $(KNC_SRCS) $(DKMS_SRC)/
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
-	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops
+	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
+	build/tests/badattr
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)

@@ -5,7 +5,8 @@
 # Sourced after lib.sh; the suite sets INJ to its injector (both take
 # "inject EVENT COUNT [--user|--kernel] [--per-cycle N]") and defines
 # real_events on|off: whether cycles and instructions also move by
-# themselves.
+# themselves, and evtsels: every CPU's EvtSel0 and EvtSel1 as the PMU holds
+# them, one per line.
 # shellcheck shell=bash
 
 t_exact_l2_read_miss() {
@@ -101,6 +102,27 @@ t_hotplug_other_cpu() {
 	expect_eq "CPU 1, back online" 77 "$(count_of "$out" knc/l2_read_miss/)"
 }
 
+t_bad_attr_table() {
+	local out tap=/tmp/badattr.tap sel
+	out=$(mktemp)
+	# Every row of the bad-input table (Documentation/knc-pmu.rst), while
+	# another event counts this task: each fails as the table says, takes
+	# nothing from the running event (which moves to counter 1 when a
+	# row's l2_read_miss takes counter 0, but never stops) and leaves no
+	# counter enabled.
+	pstat "$out" -e knc/data_read/ -- sh -c \
+		"build/tests/badattr knc >$tap; echo \$? >$tap.rc; $INJ inject data_read 777"
+	cat $tap
+	expect_eq "badattr's status" 0 "$(cat $tap.rc)"
+	expect_eq "the running event's count" 777 "$(count_of "$out" knc/data_read/)"
+	expect_eq "the running event's time on a counter" 100.00 \
+		"$(awk -F'\t' '$1 == "knc/data_read/" { print $3 }' "$out")"
+	expect_eq "EvtSels read" $((2 * $(nproc))) "$(evtsels | wc -l)"
+	for sel in $(evtsels); do
+		[ $((sel & (1 << 22))) -eq 0 ] || fail "an EvtSel was left enabled: $sel"
+	done
+}
+
 # The cases above, as "name|function" lines for a suite's case list.
 COUNTING_CASES=(
 	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
@@ -111,4 +133,5 @@ COUNTING_CASES=(
 	"cmask, inv and edge select cycles|t_cmask_inv_edge"
 	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
 	"events survive CPU 1 going offline and online; it comes back counting|t_hotplug_other_cpu"
+	"every bad perf_event_attr gets the documented errno and changes nothing|t_bad_attr_table"
 )

@@ -132,6 +132,12 @@ t_init_keeps_registers() {
 	msr_rw 1 0x29 0
 }
 
+t_bad_attr_table() {
+	# The x86 column of the bad-input table (Documentation/knc-pmu.rst):
+	# what the core PMU answers for the same attrs, as PERF_TYPE_RAW.
+	build/tests/badattr cpu
+}
+
 cases=(
 	"the cpu PMU is Linux's KNC driver, on the model|t_cpu_pmu_is_knc"
 	"counter 0 counts the loop's user instructions exactly|t_counter0_exact"
@@ -141,6 +147,7 @@ cases=(
 	"perf stat with the default events counts|t_generic_perf_stat"
 	"INIT (CPU offline and online) keeps the PMU registers|t_init_keeps_registers"
 	"defect: PMIs lost, the handler leaves the LVT entry masked|t_defect_pmis_lost"
+	"bad perf_event_attrs get the errnos of the table's x86 column|t_bad_attr_table"
 )
 
 perf_throttle_off

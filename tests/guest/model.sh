@@ -26,6 +26,10 @@ real_events() {
 	"$MODEL" real "$1"
 }
 
+evtsels() {
+	"$MODEL" regs | awk '{ for (i = 1; i < NF; i++) if ($i ~ /^evtsel[01]$/) print $(i + 1) }'
+}
+
 # expect_pmis_serviced: every PMI the model raised reached the guest, and
 # the LVT performance entry is unmasked again on every CPU
 expect_pmis_serviced() {

@@ -18,6 +18,10 @@ real_events() {
 	if [ "$1" = on ]; then "$KNC_SIM" clock-hz 1100000000; else "$KNC_SIM" clock-hz 0; fi
 }
 
+evtsels() {
+	"$KNC_SIM" regs | grep -o -E "evtsel[01]=0x[0-9a-f]+" | cut -d= -f2
+}
+
 # expect_pmis_serviced: the driver left no LVT entry masked and serviced
 # every PMI the simulator raised
 expect_pmis_serviced() {

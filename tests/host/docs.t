@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The documentation builds with Debian's Sphinx without a warning (-W), as
-# TAP; every module parameter has modinfo text.
+# TAP; its bad-input table is current; every module parameter has
+# modinfo text.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -19,6 +20,15 @@ else
 	result 1 "Documentation builds with sphinx-build -W" "$log"
 fi
 
+# The bad-input table is the one the guest suites run.
+if cc -O2 -Wall -o "$log.badattr" tests/guest/badattr.c >"$log" 2>&1; then
+	"$log.badattr" --rst >"$log.want"
+	sed -n '/^\.\. bad-attr-table-begin/,/^\.\. bad-attr-table-end/p' \
+		Documentation/knc-pmu.rst | sed '1,2d;$d' | sed '$d' >"$log.have"
+	diff -u "$log.have" "$log.want" >"$log"
+fi
+result $? "Documentation's bad-input table is badattr --rst's" "$log"
+
 # The modules as make builds them.
 for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do
 	if [ ! -f "$ko" ]; then
@@ -33,7 +43,7 @@ for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do
 	! grep "^parm:" "$log" | grep -v -E "^parm: +[a-z_]+:.{20,} \([a-z]+\)$" >"$log.bad"
 	result $? "every parameter of $(basename "$ko") has modinfo text" "$log.bad"
 done
-rm -f "$log" "$log.bad"
+rm -f "$log" "$log.bad" "$log.badattr" "$log.want" "$log.have"
 
 echo "1..$n"
 exit $bad
