@@ -301,6 +301,44 @@ t_bad_config_rejected() {
 	expect_eq "count after errors" 77 "$(count_of "$out" knc/l2_read_miss/)"
 }
 
+# ctrs: every CPU's simulated counter values
+ctrs() {
+	"$KNC_SIM" regs | grep -o -E "ctr[01]=0x[0-9a-f]+" | xargs
+}
+
+t_bad_debugfs_input() {
+	local d=/sys/kernel/debug/knc_sim in before knob val
+	before=$(ctrs)
+	# Each malformed injection fails (EINVAL, ERANGE) and moves nothing;
+	# the last is valid but for its length (over 128 bytes).
+	for in in "   " "l2_read_miss" "l2_read_miss -5" "l2_read_miss 5 sideways" \
+		  "no_such_event 5" "event=0x05 5" "event=0xcb,umask=0x100 5" \
+		  "l2_read_miss 5 per_cycle=0" "l2_read_miss 5 per_cycle=256" \
+		  "l2_read_miss 6 per_cycle=4" "l2_read_miss 99999999999999999999" \
+		  "l2_read_miss $(((1 << 56) + 1))" "l2_read_miss 0x" \
+		  "l2_read_miss 5$(printf '%120s' '') user"; do
+		if printf '%s' "$in" >$d/inject 2>/tmp/dbg.err; then
+			fail "inject accepted '$in'"
+		fi
+		grep -q -E "Invalid argument|Numerical result out of range" /tmp/dbg.err ||
+			fail "'$in': $(cat /tmp/dbg.err)"
+	done
+	expect_eq "counters after bad injections" "$before" "$(ctrs)"
+	# Settings above their bounds or not numbers: EINVAL, value kept.
+	for knob in clock_hz:10000000001 clock_hz:-1 clock_hz:fast \
+		    pmi_min_gap_ns:10000001 race_events:$(((1 << 56) + 1)) \
+		    irqoff_max_ns:5; do
+		val=$(cat $d/"${knob%%:*}")
+		! echo "${knob#*:}" >$d/"${knob%%:*}" 2>/dev/null || fail "$knob accepted"
+		expect_eq "${knob%%:*} after $knob" "$val" "$(cat $d/"${knob%%:*}")"
+	done
+	# The bounds themselves are taken.
+	echo 10000000000 >$d/clock_hz
+	expect_eq "clock_hz at its bound" 10000000000 "$(cat $d/clock_hz)"
+	echo 1100000000 >$d/clock_hz
+	expect_eq "counters after it all" "$before" "$(ctrs)"
+}
+
 # --- the perf built with the KNC tables (make perf) ---------------------------
 
 t_perf_list_descriptions_and_metrics() {
@@ -596,6 +634,7 @@ cases=(
 	"the clock model counts cycles at 1.1 GHz, mostly user|t_clock_model"
 	"without a core PMU, generic and raw events count on knc|t_generic_events_without_core_pmu"
 	"reserved bits and undefined events are rejected|t_bad_config_rejected"
+	"malformed debugfs input fails with EINVAL or ERANGE and changes nothing|t_bad_debugfs_input"
 	"perf list (make perf) shows every event and metric, by topic and group|t_perf_list_descriptions_and_metrics"
 	"perf stat -M computes every metric from the live PMU|t_metrics_compute"
 	"perf record without -c uses the alias's default period|t_alias_default_period"

@@ -67,6 +67,8 @@ static const char * const knc_sim_span_names[KNC_SIM_NR_SPAN] = {
 };
 #define KNC_SIM_MAX_COUNT	BIT_ULL(56)
 #define KNC_SIM_MAX_PMI_GAP_NS	(10 * NSEC_PER_MSEC)
+#define KNC_SIM_MAX_INJECT_LEN	128
+#define KNC_SIM_MAX_CLOCK_HZ	(10ULL * 1000 * 1000 * 1000)
 
 enum knc_sim_access {
 	KNC_SIM_RD_CTR,
@@ -137,9 +139,20 @@ struct knc_sim_cpu {
 };
 
 static DEFINE_PER_CPU(struct knc_sim_cpu, knc_sim_cpu);
-static u64 knc_sim_clock_hz = 1100000000;
-static u64 knc_sim_pmi_gap_ns = 20 * NSEC_PER_USEC;
-static u64 knc_sim_race_events;
+
+/* A debugfs setting with an upper bound: writing more gives EINVAL. */
+struct knc_sim_knob {
+	u64 val;
+	u64 max;
+};
+
+static struct knc_sim_knob knc_sim_clock_hz = {
+	1100000000, KNC_SIM_MAX_CLOCK_HZ
+};
+static struct knc_sim_knob knc_sim_pmi_gap_ns = {
+	20 * NSEC_PER_USEC, KNC_SIM_MAX_PMI_GAP_NS
+};
+static struct knc_sim_knob knc_sim_race_events = { 0, KNC_SIM_MAX_COUNT };
 static struct dentry *knc_sim_dir;
 
 /*
@@ -174,8 +187,7 @@ static void knc_sim_send_pmi(struct knc_sim_cpu *sc)
 /* When this CPU's next PMI may go out: pmi_min_gap_ns after the last. */
 static u64 knc_sim_pmi_due(const struct knc_sim_cpu *sc)
 {
-	return READ_ONCE(sc->last_pmi_ns) +
-	       min_t(u64, READ_ONCE(knc_sim_pmi_gap_ns), KNC_SIM_MAX_PMI_GAP_NS);
+	return READ_ONCE(sc->last_pmi_ns) + READ_ONCE(knc_sim_pmi_gap_ns.val);
 }
 
 /*
@@ -303,7 +315,7 @@ static void knc_sim_race(struct knc_sim_cpu *sc)
 	struct knc_sim_burst *b = sc->race, part = *b;
 
 	sc->race = NULL;
-	part.cycles = min(READ_ONCE(knc_sim_race_events), b->cycles);
+	part.cycles = min(READ_ONCE(knc_sim_race_events.val), b->cycles);
 	b->cycles -= part.cycles;
 	while (part.cycles)
 		knc_sim_step(&sc->regs, &part);
@@ -350,7 +362,7 @@ static bool knc_sim_clock_counting(const struct knc_sim_regs *r)
 /* ns until the clock model's next tick: 1 ms, or the next overflow due. */
 static u64 knc_sim_clock_next_ns(const struct knc_sim_regs *r)
 {
-	u64 mhz = READ_ONCE(knc_sim_clock_hz) / 1000000, next = KNC_SIM_TICK_NS;
+	u64 mhz = READ_ONCE(knc_sim_clock_hz.val) / 1000000, next = KNC_SIM_TICK_NS;
 	unsigned int i;
 
 	for (i = 0; mhz && i < KNC_NUM_COUNTERS; i++) {
@@ -375,7 +387,8 @@ static void knc_sim_clock_catch_up(struct knc_sim_cpu *sc, bool user,
 
 	if (!is_idle_task(current))
 		b.cycles = mul_u64_u32_div(now - sc->clock_ns,
-					   knc_sim_clock_hz / 1000, USEC_PER_SEC);
+					   READ_ONCE(knc_sim_clock_hz.val) / 1000,
+					   USEC_PER_SEC);
 	sc->clock_ns = now;
 	knc_sim_run(sc, &b, ctx);
 	knc_sim_irqoff_end(sc, now, KNC_SIM_SPAN_CLOCK);
@@ -608,7 +621,9 @@ static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret;
 
-	buf = memdup_user_nul(ubuf, min_t(size_t, len, 128));
+	if (len > KNC_SIM_MAX_INJECT_LEN)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = knc_sim_parse_inject(buf, &b);
@@ -740,6 +755,24 @@ static int knc_sim_irqoff_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(knc_sim_irqoff_fops, knc_sim_irqoff_get,
 			 knc_sim_irqoff_set, "%llu\n");
 
+static int knc_sim_knob_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(((struct knc_sim_knob *)data)->val);
+	return 0;
+}
+
+static int knc_sim_knob_set(void *data, u64 val)
+{
+	struct knc_sim_knob *knob = data;
+
+	if (val > knob->max)
+		return -EINVAL;
+	WRITE_ONCE(knob->val, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(knc_sim_knob_fops, knc_sim_knob_get,
+			 knc_sim_knob_set, "%llu\n");
+
 static const struct knc_hw_ops knc_sim_ops = {
 	.name			= "simulated",
 	.owner			= THIS_MODULE,
@@ -780,11 +813,12 @@ static int __init knc_sim_init(void)
 			    &knc_sim_inject_fops);
 	debugfs_create_file("regs", 0444, knc_sim_dir, NULL,
 			    &knc_sim_regs_fops);
-	debugfs_create_u64("clock_hz", 0644, knc_sim_dir, &knc_sim_clock_hz);
-	debugfs_create_u64("pmi_min_gap_ns", 0644, knc_sim_dir,
-			   &knc_sim_pmi_gap_ns);
-	debugfs_create_u64("race_events", 0644, knc_sim_dir,
-			   &knc_sim_race_events);
+	debugfs_create_file_unsafe("clock_hz", 0644, knc_sim_dir,
+				   &knc_sim_clock_hz, &knc_sim_knob_fops);
+	debugfs_create_file_unsafe("pmi_min_gap_ns", 0644, knc_sim_dir,
+				   &knc_sim_pmi_gap_ns, &knc_sim_knob_fops);
+	debugfs_create_file_unsafe("race_events", 0644, knc_sim_dir,
+				   &knc_sim_race_events, &knc_sim_knob_fops);
 	debugfs_create_file_unsafe("irqoff_max_ns", 0644, knc_sim_dir, NULL,
 				   &knc_sim_irqoff_fops);
 	return 0;
