@@ -147,6 +147,38 @@ t_sampling_forced_off() {
 	knc_load
 }
 
+t_bad_module_params() {
+	local p out
+	knc_unload
+	# A value a parameter cannot take fails the load and leaves nothing.
+	for p in sampling=2 sampling=maybe hw_check=-1; do
+		if out=$(insmod "$KNC_KO" "$p" 2>&1); then
+			rmmod knc_pmu
+			fail "insmod knc_pmu.ko $p succeeded"
+		fi
+		echo "$p: $out"
+		# kmod's words for EINVAL from init_module(2)
+		echo "$out" | grep -q "Invalid parameters" || fail "$p: not EINVAL"
+		dmesg | tail -n 1 | grep -q "knc_pmu: \`${p#*=}' invalid for parameter \`${p%%=*}'" ||
+			fail "$p: no dmesg line naming the parameter"
+		! grep -q "^knc_pmu " /proc/modules || fail "$p: knc_pmu left loaded"
+	done
+	# An unknown name loads (the kernel's rule for modules) and dmesg says
+	# it was ignored.
+	insmod "$KNC_KO" no_such_param=1
+	insmod "$KNC_SIM_KO" sampling=0
+	dmesg | tail -n 20 | grep -q "knc_pmu: unknown parameter 'no_such_param' ignored" ||
+		fail "no dmesg line for knc_pmu's unknown parameter"
+	dmesg | tail -n 20 | grep -q "knc_sim: unknown parameter 'sampling' ignored" ||
+		fail "no dmesg line for knc_sim's unknown parameter"
+	out=$(mktemp)
+	# CPU-wide: a per-task event would pin the modules on 6.1.
+	pstat "$out" -a -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 4321 >/dev/null
+	expect_eq "count" 4321 "$(count_of "$out" knc/l2_read_miss/)"
+	knc_unload
+	knc_load
+}
+
 # --- sysfs and perf list ---------------------------------------------------
 
 t_sysfs_format() {
@@ -624,6 +656,7 @@ cases=(
 	"load, count, unload 20 times without a warning|t_load_count_unload_20"
 	"rmmod of either module is refused while an event is open|t_rmmod_refused_with_events_open"
 	"with sampling=0 counting works and perf record fails cleanly|t_sampling_forced_off"
+	"bad module parameters fail the load; unknown ones are ignored, logged|t_bad_module_params"
 	"sysfs format matches the EvtSel layout, no cpumask|t_sysfs_format"
 	"sysfs aliases match the JSON table|t_sysfs_aliases_match_json"
 	"perf list shows all 59 knc events|t_perf_list_all_events"
