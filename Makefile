@@ -58,11 +58,16 @@ dkms-src:
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
-	build/tests/badattr
+	build/tests/badattr build/tests/papicount
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TOOLS) -o $@ $<
+
+# Debian's PAPI (libpapi-dev), unpatched.
+build/tests/papicount: tests/guest/papicount.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TOOLS) -o $@ $< -lpapi
 
 # No libc, no startup code: its user-mode instruction count is exact.
 build/tests/%: tests/guest/%.S

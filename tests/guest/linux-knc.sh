@@ -138,6 +138,23 @@ t_bad_attr_table() {
 	build/tests/badattr cpu
 }
 
+t_papi_instructions() {
+	local old out c i prev=
+	old=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	# libpfm4 takes the model for a KNC: PAPI counts through this driver
+	# (PERF_TYPE_RAW), a million loop iterations plus PAPI's own code.
+	for i in 1 2 3; do
+		out=$(build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000000)
+		echo "$out"
+		c=${out##* }
+		[ "$c" -ge 2000000 ] && [ "$c" -lt 2010000 ] || fail "run $i: $out"
+		[ -z "$prev" ] || expect_eq "run $i, as run 1" "$prev" "$c"
+		prev=$c
+	done
+	echo "$old" >/proc/sys/kernel/perf_event_paranoid
+}
+
 cases=(
 	"the cpu PMU is Linux's KNC driver, on the model|t_cpu_pmu_is_knc"
 	"counter 0 counts the loop's user instructions exactly|t_counter0_exact"
@@ -148,6 +165,7 @@ cases=(
 	"INIT (CPU offline and online) keeps the PMU registers|t_init_keeps_registers"
 	"defect: PMIs lost, the handler leaves the LVT entry masked|t_defect_pmis_lost"
 	"bad perf_event_attrs get the errnos of the table's x86 column|t_bad_attr_table"
+	"Debian's PAPI counts a loop's instructions on the model, the same each run|t_papi_instructions"
 )
 
 perf_throttle_off

@@ -371,6 +371,31 @@ t_bad_debugfs_input() {
 	expect_eq "counters after it all" "$before" "$(ctrs)"
 }
 
+# --- PAPI ------------------------------------------------------------------
+
+t_papi_through_knc() {
+	local old out nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+	old=$(cat /proc/sys/kernel/perf_event_paranoid)
+	# Debian's default, 3: PAPI turns its perf_event component off, which
+	# is its "Component containing event is disabled".
+	echo 3 >/proc/sys/kernel/perf_event_paranoid
+	out=$(LIBPFM_FORCE_PMU=knc papi_component_avail 2>&1)
+	echo "$out" | grep -q "Disabled: perf_event support disabled by Linux with paranoid=3" ||
+		fail "PAPI did not say paranoid 3 disables it"
+	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	out=$(LIBPFM_FORCE_PMU=knc papi_component_avail 2>&1)
+	echo "$out" | grep -A 2 "^Name: *perf_event "
+	echo "$out" | grep -A 2 "^Name: *perf_event " | grep -q "Native: 59, .*Counters: 2" ||
+		fail "PAPI does not offer the 59 events on 2 counters"
+	# libpfm4's KNC table (forced: this CPU is no KNC) opens PERF_TYPE_RAW
+	# events, which knc takes where no core PMU does.
+	expect_eq "root, injected" "L2_READ_MISS 4321" \
+		"$(LIBPFM_FORCE_PMU=knc build/tests/papicount L2_READ_MISS inject l2_read_miss 4321)"
+	expect_eq "a user, paranoid 2" "INSTRUCTIONS_EXECUTED 0" \
+		"$(LIBPFM_FORCE_PMU=knc $nobody build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000)"
+	echo "$old" >/proc/sys/kernel/perf_event_paranoid
+}
+
 # --- the perf built with the KNC tables (make perf) ---------------------------
 
 t_perf_list_descriptions_and_metrics() {
@@ -668,6 +693,7 @@ cases=(
 	"without a core PMU, generic and raw events count on knc|t_generic_events_without_core_pmu"
 	"reserved bits and undefined events are rejected|t_bad_config_rejected"
 	"malformed debugfs input fails with EINVAL or ERANGE and changes nothing|t_bad_debugfs_input"
+	"Debian's PAPI counts knc events under perf_event_paranoid 2, says why not under 3|t_papi_through_knc"
 	"perf list (make perf) shows every event and metric, by topic and group|t_perf_list_descriptions_and_metrics"
 	"perf stat -M computes every metric from the live PMU|t_metrics_compute"
 	"perf record without -c uses the alias's default period|t_alias_default_period"
