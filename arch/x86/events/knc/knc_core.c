@@ -334,7 +334,8 @@ static const bool knc_pin_task_context;
 static void knc_pin_for_task_context(struct knc_pmu *kp,
 				     struct perf_event *event)
 {
-	if (!knc_pin_task_context)
+	/* A built-in backend's PMU outlives every context. */
+	if (!knc_pin_task_context || !kp->pmu.module)
 		return;
 	if (!(event->attach_state & PERF_ATTACH_TASK))
 		return;
@@ -762,6 +763,13 @@ EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
  */
 static_assert(__same_type(&perf_event_overflow, knc_overflow_fn));
 
+#if IS_BUILTIN(CONFIG_PERF_EVENTS_INTEL_KNC)
+/* Built into the kernel (the in-tree build): call it directly. */
+static knc_overflow_fn knc_find_overflow(void)
+{
+	return perf_event_overflow;
+}
+#else
 static bool knc_endbr64_at(unsigned long addr)
 {
 	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
@@ -796,6 +804,7 @@ static knc_overflow_fn knc_find_overflow(void)
 		return NULL;
 	return (knc_overflow_fn)addr;
 }
+#endif
 
 /**
  * knc_core_init - set up what every backend's PMU shares
