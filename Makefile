@@ -15,6 +15,9 @@
 #   make deps       install the Debian packages the above need
 #   make dkms-src   stage dkms.conf and the module sources as
 #                   $(DESTDIR)/usr/src/knc-pmu-VERSION, for dkms add
+#   make intree     the in-tree version: a git format-patch series against
+#                   Linux 6.1 in build/intree/series/ (tests/host/intree.t
+#                   builds a 6.1 tree with it)
 #   make clean
 
 # The newest installed 6.1 and 6.12 kernel headers, unless given.
@@ -28,7 +31,8 @@ KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
-.PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src
+.PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
+	intree
 
 all: module module-612 tools
 
@@ -106,6 +110,9 @@ perf:
 
 qemu:
 	tools/knc/build-qemu.sh
+
+intree:
+	tools/knc/intree-series.sh
 
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) clean
