@@ -105,17 +105,6 @@ t_defect_pmis_lost() {
 	[ $((lost1 - lost0)) -gt 0 ] || fail "the model saw no PMI lost to a masked LVT entry"
 }
 
-# msr_rw CPU MSR [VALUE]: read (print in hex) or write an MSR through the msr driver
-msr_rw() {
-	local dev=/dev/cpu/$1/msr
-	if [ $# -eq 3 ]; then
-		printf "$(printf '%016x' "$3" | sed -E 's/(..)(..)(..)(..)(..)(..)(..)(..)/\\x\8\\x\7\\x\6\\x\5\\x\4\\x\3\\x\2\\x\1/')" |
-			dd of="$dev" bs=8 count=1 seek=$(($2)) oflag=seek_bytes status=none
-	else
-		printf '%#x\n' "0x$(dd if="$dev" bs=8 count=1 skip=$(($2)) iflag=skip_bytes status=none | od -An -tx8 | tr -d ' ')"
-	fi
-}
-
 t_init_keeps_registers() {
 	modprobe msr
 	# No event uses CPU 1's counters now (the watchdog is off).
