@@ -15,6 +15,8 @@ KNC_KO=$KNC_KO_DIR/knc_pmu.ko
 KNC_SIM_KO=$KNC_KO_DIR/knc_sim.ko
 KNC_SYSFS=/sys/bus/event_source/devices/knc
 EVOPEN=${EVOPEN:-build/tests/evopen}
+# Run a command as a user without privileges (nobody).
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --"
 tap_n=0
 tap_failed=0
 
@@ -141,6 +143,11 @@ count_of() {
 
 inject() {
 	"$KNC_SIM" inject "$@"
+}
+
+# nsamples DATA [EVENT]: samples in a perf.data, of EVENT if given
+nsamples() {
+	perf script -i "$1" -F event 2>/dev/null | grep -c "${2:-.}" || true
 }
 
 # msr_rw CPU MSR [VALUE]: rdmsr (printed in hex) or wrmsr through the msr

@@ -208,11 +208,6 @@ t_sleep_counts_no_cycles() {
 
 # --- injected events, as in the simulator's suite ---------------------------
 
-# nsamples DATA [EVENT]: samples in a perf.data, of EVENT if given
-nsamples() {
-	perf script -i "$1" -F event 2>/dev/null | grep -c "${2:-.}" || true
-}
-
 t_record_injected_exact() {
 	local d=/tmp/model-rec2.data
 	perf record -o $d -e knc/l2_read_miss/ -c 1000 -- "$MODEL" inject l2_read_miss 1000000
@@ -285,7 +280,7 @@ t_online_resets_the_pmu() {
 	expect_eq "counter 1" 0 "$(msr_rw 1 0x21)"
 	expect_eq "EvtSel1" 0 "$(msr_rw 1 0x29)"
 	expect_eq "SPFLT_CONTROL" 0 "$(msr_rw 1 0x2c)"
-	expect_eq "LVT performance entry" "lvtpc 0x400" "$("$MODEL" regs | grep -o "^cpu 1:.*" | grep -o "lvtpc 0x[0-9a-f]*")"
+	expect_eq "LVT performance entry" 0x400 "$(model_field 1 lvtpc)"
 	out=$(mktemp)
 	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- taskset -c 1 "$MODEL" inject l2_read_miss 321
 	expect_eq "CPU 1 counts" 321 "$(count_of "$out" knc/l2_read_miss/)"

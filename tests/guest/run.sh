@@ -9,25 +9,9 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib.sh
+. tests/guest/sim.sh
 . tests/guest/counting.sh
 . tests/guest/accesses.sh
-
-INJ=$KNC_SIM
-# The clock model is the simulator's only event that moves by itself.
-real_events() {
-	if [ "$1" = on ]; then "$KNC_SIM" clock-hz 1100000000; else "$KNC_SIM" clock-hz 0; fi
-}
-
-evtsels() {
-	"$KNC_SIM" regs | grep -o -E "evtsel[01]=0x[0-9a-f]+" | cut -d= -f2
-}
-
-# expect_pmis_serviced: the driver left no LVT entry masked and serviced
-# every PMI the simulator raised
-expect_pmis_serviced() {
-	! "$KNC_SIM" regs | grep -q "lvt=masked" || fail "LVT entry left masked"
-	! "$KNC_SIM" regs | grep -q -v "pmi_timeouts=0" || fail "a PMI was not serviced"
-}
 
 INJECT=/sys/kernel/debug/knc_sim/inject
 
@@ -333,11 +317,6 @@ t_bad_config_rejected() {
 	expect_eq "count after errors" 77 "$(count_of "$out" knc/l2_read_miss/)"
 }
 
-# ctrs: every CPU's simulated counter values
-ctrs() {
-	"$KNC_SIM" regs | grep -o -E "ctr[01]=0x[0-9a-f]+" | xargs
-}
-
 t_bad_debugfs_input() {
 	local d=/sys/kernel/debug/knc_sim in before knob val
 	before=$(ctrs)
@@ -374,7 +353,7 @@ t_bad_debugfs_input() {
 # --- PAPI ------------------------------------------------------------------
 
 t_papi_through_knc() {
-	local old out nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+	local old out
 	old=$(cat /proc/sys/kernel/perf_event_paranoid)
 	# Debian's default, 3: PAPI turns its perf_event component off, which
 	# is its "Component containing event is disabled".
@@ -392,7 +371,7 @@ t_papi_through_knc() {
 	expect_eq "root, injected" "L2_READ_MISS 4321" \
 		"$(LIBPFM_FORCE_PMU=knc build/tests/papicount L2_READ_MISS inject l2_read_miss 4321)"
 	expect_eq "a user, paranoid 2" "INSTRUCTIONS_EXECUTED 0" \
-		"$(LIBPFM_FORCE_PMU=knc $nobody build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000)"
+		"$(LIBPFM_FORCE_PMU=knc $NOBODY build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000)"
 	echo "$old" >/proc/sys/kernel/perf_event_paranoid
 }
 
@@ -622,7 +601,6 @@ t_tracepoints() {
 
 t_paranoid_2_unprivileged() {
 	local old pid evopen=/tmp/evopen-nobody
-	local nobody="setpriv --reuid=65534 --regid=65534 --clear-groups --"
 	# A user without CAP_PERFMON under perf_event_paranoid 2 counts its own
 	# tasks in user mode only: nothing of the kernel's, of other CPUs' or
 	# of other users'.
@@ -632,10 +610,10 @@ t_paranoid_2_unprivileged() {
 	echo 2 >/proc/sys/kernel/perf_event_paranoid
 	sleep 60 &
 	pid=$!
-	expect_eq "own task, user mode" ok "$($nobody $evopen -x kernel 0x10cb)"
-	expect_eq "own task, kernel mode too" EACCES "$($nobody $evopen 0x10cb)"
-	expect_eq "CPU-wide" EACCES "$($nobody $evopen -x kernel -c 0 0x10cb)"
-	expect_eq "root's task" EACCES "$($nobody $evopen -x kernel -p $pid 0x10cb)"
+	expect_eq "own task, user mode" ok "$($NOBODY $evopen -x kernel 0x10cb)"
+	expect_eq "own task, kernel mode too" EACCES "$($NOBODY $evopen 0x10cb)"
+	expect_eq "CPU-wide" EACCES "$($NOBODY $evopen -x kernel -c 0 0x10cb)"
+	expect_eq "root's task" EACCES "$($NOBODY $evopen -x kernel -p $pid 0x10cb)"
 	expect_eq "root, CPU-wide" ok "$($evopen -c 0 0x10cb)"
 	kill $pid
 	echo "$old" >/proc/sys/kernel/perf_event_paranoid
