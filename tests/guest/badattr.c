@@ -191,26 +191,21 @@ static int perf_open(struct open_args *a, int group_fd)
 static int try_row(const struct open_args *base, const struct row *r)
 {
 	struct open_args a = *base;
-	int fds[4], n = 0, err = 0, i;
+	int fds[4], n, size, err = 0;
 
 	if (r)
 		r->change(&a);
-	if (a.group_size) {
-		for (n = 0; n < a.group_size && !err; n++) {
-			fds[n] = perf_open(&a, n ? fds[0] : -1);
-			if (fds[n] < 0)
-				err = errno;
-		}
-		n = err ? n - 1 : n;
-	} else {
-		fds[0] = perf_open(&a, a.group_fd);
-		if (fds[0] < 0)
+	/* A group's members join its first; a lone event, group_fd. */
+	size = a.group_size ? a.group_size : 1;
+	for (n = 0; n < size; n++) {
+		fds[n] = perf_open(&a, n ? fds[0] : a.group_fd);
+		if (fds[n] < 0) {
 			err = errno;
-		else
-			n = 1;
+			break;
+		}
 	}
-	for (i = 0; i < n; i++)
-		close(fds[i]);
+	while (n--)
+		close(fds[n]);
 	return err;
 }
 
