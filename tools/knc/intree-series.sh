@@ -3,7 +3,8 @@
 # The in-tree version of knc-pmu, as a git format-patch series against
 # Linux 6.1 (Debian's linux-source-6.1): the driver with Kconfig, Makefile
 # and MAINTAINERS entries, replacing arch/x86/events/intel/knc.c (built in,
-# it calls perf_event_overflow() directly), and the perf JSON tables.
+# it calls perf_event_overflow() directly), the perf JSON tables, and the
+# driver's KUnit tests.
 #
 #   tools/knc/intree-series.sh [OUT]    (default: build/intree/series)
 #
@@ -50,13 +51,17 @@ commit() {	# commit MSGFILE
 
 # 1. The driver, in place of intel/knc.c: family 11 without arch perfmon
 # is knc's. Its Makefile's header speaks of the out-of-tree build.
+# The KUnit tests come in patch 3.
+is_test() { case $1 in *_test.c | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
 mkdir -p arch/x86/events/knc
 for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
-	cp "$REPO/$f" arch/x86/events/knc/
+	is_test "$f" || cp "$REPO/$f" arch/x86/events/knc/
 done
 python3 - <<'PY'
 import re
 mk = open('arch/x86/events/knc/Makefile').read()
+mk = re.sub(r'\n# KUnit .*?\nendif\n', '\n', mk, flags=re.S)
+assert '_test.o' not in mk and 'KUNIT' not in mk
 mk = re.sub(r'\A(# SPDX[^\n]*\n)#.*?\n(?=obj-|ifneq|# Out of)', r'''\1#
 # Knights Corner core PMU: knc_pmu (the core and the native backend, the
 # KNC MSRs) and knc_sim (a simulated KNC PMU for any x86 machine).
@@ -141,6 +146,44 @@ patch -s -p1 <"$REPO/tools/knc/patches/perf-6.1-jevents-knc-unit.patch"
 sed -i 's|^F:\tarch/x86/events/knc/$|&\nF:\ttools/perf/pmu-events/arch/x86/knightscorner/|' MAINTAINERS
 grep -q "knightscorner/$" MAINTAINERS || die "no MAINTAINERS line for the JSON"
 commit 0002-events.msg
+
+# 3. The KUnit tests, their Kconfig entry and .kunitconfig.
+for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
+	is_test "$f" && cp "$REPO/$f" arch/x86/events/knc/
+done
+cp "$REPO/arch/x86/events/knc/Makefile" arch/x86/events/knc/Makefile
+python3 - <<'PY'
+import re
+mk = open('arch/x86/events/knc/Makefile').read()
+mk = re.sub(r'\A(# SPDX[^\n]*\n)#.*?\n(?=obj-|ifneq|# Out of)', r'''\1#
+# Knights Corner core PMU: knc_pmu (the core and the native backend, the
+# KNC MSRs) and knc_sim (a simulated KNC PMU for any x86 machine).
+# knc_events.tbl is generated from the JSON under
+# tools/perf/pmu-events/arch/x86/knightscorner/.
+''', mk, flags=re.S)
+open('arch/x86/events/knc/Makefile', 'w').write(mk)
+kc = open('arch/x86/events/Kconfig').read()
+entry = '''config PERF_EVENTS_INTEL_KNC_KUNIT_TEST
+	bool "KUnit tests for the Knights Corner PMU driver" if !KUNIT_ALL_TESTS
+	depends on PERF_EVENTS_INTEL_KNC && KUNIT=y
+	default KUNIT_ALL_TESTS
+	help
+	  KUnit tests of the knc driver's event table, config validation,
+	  EvtSel encoding, counter assignment and period arithmetic, and,
+	  with PERF_EVENTS_INTEL_KNC_SIM built in, of the simulator's
+	  register model. Run them with
+	  tools/testing/kunit/kunit.py run --arch=x86_64 \\
+		--kunitconfig=arch/x86/events/knc
+
+	  If unsure, say N.
+
+'''
+anchor = 'config PERF_EVENTS_AMD_POWER\n'
+assert anchor in kc
+kc = kc.replace(anchor, entry + anchor, 1)
+open('arch/x86/events/Kconfig', 'w').write(kc)
+PY
+commit 0003-kunit.msg
 
 git format-patch -q --cover-letter -o "$OUT" "$base"
 python3 - "$OUT"/0000-cover-letter.patch "$MSG/cover-letter.txt" <<'PY'

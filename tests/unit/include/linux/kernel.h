@@ -3,6 +3,8 @@
 #ifndef _SHIM_LINUX_KERNEL_H
 #define _SHIM_LINUX_KERNEL_H
 
+#include <stdio.h>	/* snprintf() */
+
 #include <linux/types.h>
 
 #define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
