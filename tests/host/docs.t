@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The documentation builds with Debian's Sphinx without a warning (-W), as
 # TAP; its bad-input table is current; every module parameter has
-# modinfo text.
+# modinfo text and is in the admin guide's page.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -42,6 +42,15 @@ for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do
 	# Each "parm:" line is "name:text (type)"; text must say something.
 	! grep "^parm:" "$log" | grep -v -E "^parm: +[a-z_]+:.{20,} \([a-z]+\)$" >"$log.bad"
 	result $? "every parameter of $(basename "$ko") has modinfo text" "$log.bad"
+	# ... and is in the admin guide's list, with its type.
+	: >"$log.bad"
+	sed -n -E 's/^parm: +([a-z_]+):.* \(([a-z]+)\)$/``\1`` (\2, default/p' "$log" |
+		while read -r want; do
+			grep -q -F "$want" Documentation/admin-guide/perf/knc.rst ||
+				echo "not in Documentation/admin-guide/perf/knc.rst: $want" >>"$log.bad"
+		done
+	[ ! -s "$log.bad" ]
+	result $? "every parameter of $(basename "$ko") is in the admin guide's list" "$log.bad"
 done
 rm -f "$log" "$log.bad" "$log.want" "$log.have"
 

@@ -20,7 +20,7 @@ TOP=linux-source-6.1
 MSG=$REPO/tools/knc/intree
 WORK=$REPO/build/intree/repo
 OUT=${1:-$REPO/build/intree/series}
-BASE_FILES=(MAINTAINERS arch/x86/events/Kconfig arch/x86/events/Makefile
+BASE_FILES=(MAINTAINERS Documentation/admin-guide/perf/index.rst arch/x86/events/Kconfig arch/x86/events/Makefile
 	arch/x86/events/intel/Makefile arch/x86/events/intel/core.c
 	arch/x86/events/intel/knc.c arch/x86/events/perf_event.h
 	tools/perf/pmu-events/jevents.py tools/perf/pmu-events/arch/x86/mapfile.csv)
@@ -134,6 +134,11 @@ assert old in s
 open(p, 'w').write(s.replace(old, '', 1))
 PY
 grep -q 'knc' arch/x86/events/intel/Makefile && die "intel/Makefile still builds knc.o"
+# The admin guide's page, after the other core PMUs' in its index.
+cp "$REPO/Documentation/admin-guide/perf/knc.rst" Documentation/admin-guide/perf/
+sed -i 's/^   alibaba_pmu$/&\n   knc/' Documentation/admin-guide/perf/index.rst
+grep -qx '   knc' Documentation/admin-guide/perf/index.rst || die "knc not in the admin guide's perf index"
+sed -i 's|^F:\tarch/x86/events/knc/$|F:\tDocumentation/admin-guide/perf/knc.rst\n&|' MAINTAINERS
 commit 0001-driver.msg
 
 # 2. The perf JSON tables, jevents' unit for them, and their MAINTAINERS line.
