@@ -57,8 +57,9 @@ FIELD_SET(cfg_event, a->attr.config = 0x05)
 FIELD_SET(cfg_umask, a->attr.config = 0x1016)
 FIELD_SET(cfg_hw_id, a->attr.type = PERF_TYPE_HARDWARE; a->attr.config = 99)
 FIELD_SET(cfg_cache, a->attr.type = PERF_TYPE_HW_CACHE; a->attr.config = 0x7)
-FIELD_SET(config1, a->attr.config1 = 1)
+FIELD_SET(config1, a->attr.config1 = 2)
 FIELD_SET(config2, a->attr.config2 = 1)
+FIELD_SET(spflt_inherit, a->attr.config1 = 1; a->attr.inherit = 1)
 FIELD_SET(period_63, a->attr.sample_period = 1ULL << 63)
 FIELD_SET(freq_high, a->attr.freq = 1; a->attr.sample_freq = 100000000)
 FIELD_SET(stype_bad, a->attr.sample_period = 1000;
@@ -126,9 +127,11 @@ static const struct row rows[] = {
 	  "no such generic event" },
 	{ "config", "PERF_TYPE_HW_CACHE cache id 7", cfg_cache, EINVAL, EINVAL,
 	  "no such cache" },
-	{ "config1", "1", config1, EINVAL, 0,
-	  "knc has no extra registers; x86 ignores config1 without them" },
+	{ "config1", "2", config1, EINVAL, 0,
+	  "only bit 0 (spflt) is defined; x86 ignores config1 without extra registers" },
 	{ "config2", "1", config2, EINVAL, 0, "knc uses no config2" },
+	{ "config1 + inherit", "spflt with inherit", spflt_inherit, EINVAL, 0,
+	  "an spflt event keeps its task's USER_PREF; perf swaps inherited contexts without a switch" },
 	{ "sample_period", "bit 63 set", period_63, EINVAL, EINVAL,
 	  "the core's limit" },
 	{ "sample_freq", "100000000 (above perf_event_max_sample_rate)",

@@ -171,7 +171,8 @@ t_sysfs_format() {
 	expect_eq edge "config:18" "$(cat $KNC_SYSFS/format/edge)"
 	expect_eq inv "config:23" "$(cat $KNC_SYSFS/format/inv)"
 	expect_eq cmask "config:24-31" "$(cat $KNC_SYSFS/format/cmask)"
-	expect_eq "format files" 5 "$(ls $KNC_SYSFS/format | wc -l)"
+	expect_eq spflt "config1:0" "$(cat $KNC_SYSFS/format/spflt)"
+	expect_eq "format files" 6 "$(ls $KNC_SYSFS/format | wc -l)"
 	[ ! -e $KNC_SYSFS/cpumask ] || fail "cpumask file present: perf would treat knc as uncore"
 }
 
@@ -237,6 +238,44 @@ t_per_task_isolation() {
 	kill "$bg"
 	wait "$bg" 2>/dev/null || true
 	expect_eq "own injections only" 500 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+# knc_sim/spflt stands in for the SPFLT instruction: written by the shell
+# itself (a builtin echo), like the injections, it marks the shell's region.
+SPFLT_SIM=/sys/kernel/debug/knc_sim/spflt
+
+t_spflt_region() {
+	local out a fifo apid
+	out=$(mktemp)
+	# In the region 250 + 40; the task moves from CPU 0 to CPU 1 inside it
+	# and its region goes with it. The plain event counts all 790.
+	pstat "$out" -i -e knc/data_read,spflt=1/,knc/data_read/ -- taskset -c 0 sh -c \
+		"echo 'data_read 100' > $INJECT; echo 1 > $SPFLT_SIM
+		 echo 'data_read 250' > $INJECT; taskset -p -c 1 \$\$ >/dev/null
+		 echo 'data_read 40' > $INJECT; echo 0 > $SPFLT_SIM
+		 echo 'data_read 400' > $INJECT"
+	expect_eq "in the region, across a migration" 290 "$(count_of "$out" knc/data_read,spflt=1/)"
+	expect_eq "everything" 790 "$(count_of "$out" knc/data_read/)"
+	# A task blocked inside its region (a builtin read, no child) leaves
+	# USER_PREF set on CPU 0; another task's spflt event there counts
+	# nothing, and the first task's region goes on when it wakes.
+	a=$(mktemp)
+	fifo=$(mktemp -u)
+	mkfifo "$fifo"
+	pstat "$a" -i -e knc/data_read,spflt=1/ -- taskset -c 0 bash -c \
+		"echo 1 > $SPFLT_SIM; read -r -t 4 <> $fifo
+		 echo 'data_read 250' > $INJECT; echo 0 > $SPFLT_SIM" >/dev/null &
+	apid=$!
+	sleep 1.5
+	pstat "$out" -i -e knc/data_read,spflt=1/,knc/data_read/ -- taskset -c 0 sh -c \
+		"echo 'data_read 333' > $INJECT"
+	kill -0 "$apid" 2>/dev/null || fail "the first task was not still in its region"
+	wait "$apid"
+	rm -f "$fifo"
+	expect_eq "another task, no region of its own" 0 "$(count_of "$out" knc/data_read,spflt=1/)"
+	expect_eq "another task, plain event" 333 "$(count_of "$out" knc/data_read/)"
+	expect_eq "the blocked task's region, after it" 250 "$(count_of "$a" knc/data_read,spflt=1/)"
+	expect_eq "SPFLT_CONTROL's counter bits left set" "" "$(sim_regs spflt | grep -v -x '0x0\|0x8000000000000000')"
 }
 
 t_clock_model() {
@@ -667,6 +706,7 @@ cases=(
 	"groups that cannot fit on the counters fail with EINVAL|t_group_of_counter0_events_einval"
 	"two counter-0 events are multiplexed and scaled|t_multiplexed_counter0_events"
 	"a per-task event ignores other tasks' events|t_per_task_isolation"
+	"spflt=1 counts only inside the task's marked region, across CPUs and sleeps|t_spflt_region"
 	"the clock model counts cycles at 1.1 GHz, mostly user|t_clock_model"
 	"without a core PMU, generic and raw events count on knc|t_generic_events_without_core_pmu"
 	"reserved bits and undefined events are rejected|t_bad_config_rejected"

@@ -45,10 +45,17 @@ static knc_overflow_fn knc_overflow;
  * struct knc_cpu_hw - per-CPU driver state
  * @events: the event on each counter, or NULL
  * @running: the counters whose events are started
+ * @spflt: the counters under PERF_SPFLT_CONTROL (started spflt events)
+ * @spflt_task: the task whose USER_PREF this CPU's SPFLT_CONTROL holds,
+ *	compared, never followed (with @spflt_task_start against reuse)
+ * @spflt_task_start: @spflt_task's start_time
  */
 struct knc_cpu_hw {
 	struct perf_event *events[KNC_NUM_COUNTERS];
 	u8 running;
+	u8 spflt;
+	const struct task_struct *spflt_task;
+	u64 spflt_task_start;
 };
 
 /**
@@ -99,6 +106,56 @@ static struct knc_pmu *to_knc_pmu(struct pmu *pmu)
 static u8 knc_event_cntmask(const struct perf_event *event)
 {
 	return event->hw.config_base;
+}
+
+/* config1:0, "spflt": the counter counts only while USER_PREF is set. */
+#define KNC_CONFIG1_SPFLT	BIT_ULL(0)
+
+static bool knc_event_spflt(const struct perf_event *event)
+{
+	return event->attr.config1 & KNC_CONFIG1_SPFLT;
+}
+
+/*
+ * Put counter @idx under SPFLT control or take it out. USER_PREF belongs to
+ * the program (the SPFLT instruction sets and clears it): keep it, and
+ * return it. An spflt event keeps it in event_base (an MSR address on the
+ * x86 core, free here), for knc_spflt_restore().
+ */
+static u64 knc_spflt_control(const struct knc_hw_ops *ops,
+			     struct knc_cpu_hw *cpuc, int idx, bool on)
+{
+	u64 pref = ops->read_spflt() & KNC_SPFLT_USER_PREF;
+
+	if (on)
+		cpuc->spflt |= BIT(idx);
+	else
+		cpuc->spflt &= ~BIT(idx);
+	ops->write_spflt(pref | cpuc->spflt);
+	return pref;
+}
+
+/*
+ * USER_PREF is a task's while it has per-task spflt events: it is saved
+ * when the event stops (with the CPU, in last_cpu) and given back when the
+ * event comes to a CPU, unless that CPU's SPFLT_CONTROL still holds it: the
+ * event stopped there last and no other task's spflt event came since (an
+ * event that leaves and returns while its task runs on, as multiplexing
+ * does, keeps what the task did meanwhile). A task starts outside any
+ * region.
+ */
+static void knc_spflt_restore(const struct knc_hw_ops *ops,
+			      struct knc_cpu_hw *cpuc, struct perf_event *event)
+{
+	const struct task_struct *task = event->hw.target;
+
+	if (!task || (event->hw.last_cpu == smp_processor_id() &&
+		      cpuc->spflt_task == task &&
+		      cpuc->spflt_task_start == task->start_time))
+		return;
+	ops->write_spflt(event->hw.event_base | cpuc->spflt);
+	cpuc->spflt_task = task;
+	cpuc->spflt_task_start = task->start_time;
 }
 
 /*
@@ -178,6 +235,8 @@ static void knc_pmu_start(struct perf_event *event, int flags)
 	}
 	hwc->state = 0;
 	cpuc->running |= BIT(hwc->idx);
+	if (knc_event_spflt(event))
+		knc_spflt_control(kp->ops, cpuc, hwc->idx, true);
 	kp->ops->write_evtsel(hwc->idx, hwc->config);
 	trace_knc_counter_start(hwc->idx, hwc->config,
 				local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK);
@@ -193,6 +252,11 @@ static void knc_pmu_stop(struct perf_event *event, int flags)
 
 	if (running) {
 		kp->ops->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
+		if (knc_event_spflt(event)) {
+			hwc->event_base = knc_spflt_control(kp->ops, cpuc,
+							    hwc->idx, false);
+			hwc->last_cpu = smp_processor_id();
+		}
 		cpuc->running &= ~BIT(hwc->idx);
 		hwc->state |= PERF_HES_STOPPED;
 	}
@@ -223,7 +287,8 @@ static void knc_event_move(struct knc_cpu_hw *cpuc, struct perf_event *event,
 
 static int knc_pmu_add(struct perf_event *event, int flags)
 {
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(to_knc_pmu(event->pmu)->cpu_hw);
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 	struct perf_event *evs[KNC_NUM_COUNTERS];
 	int hint[KNC_NUM_COUNTERS], assign[KNC_NUM_COUNTERS];
 	u8 cntmask[KNC_NUM_COUNTERS];
@@ -252,6 +317,8 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	event->hw.idx = assign[n - 1];
 	cpuc->events[event->hw.idx] = event;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (knc_event_spflt(event))
+		knc_spflt_restore(kp->ops, cpuc, event);
 	if (flags & PERF_EF_START)
 		knc_pmu_start(event, PERF_EF_RELOAD);
 	perf_event_update_userpage(event);
@@ -398,7 +465,14 @@ static int knc_pmu_event_init(struct perf_event *event)
 		if (attr->type != event->pmu->type)
 			return -ENOENT;
 	}
-	if (attr->config1 || attr->config2)
+	if ((attr->config1 & ~KNC_CONFIG1_SPFLT) || attr->config2)
+		return -EINVAL;
+	/*
+	 * An spflt event keeps its task's USER_PREF; perf core switches
+	 * between tasks whose events are inherited copies of each other by
+	 * swapping their contexts, without stopping the events.
+	 */
+	if ((attr->config1 & KNC_CONFIG1_SPFLT) && attr->inherit)
 		return -EINVAL;
 	idx = knc_config_check(config);
 	if (idx < 0)
@@ -415,6 +489,8 @@ static int knc_pmu_event_init(struct perf_event *event)
 	hwc->config = knc_evtsel(config, !attr->exclude_user,
 				 !attr->exclude_kernel);
 	hwc->config_base = knc_events[idx].cntmask;
+	hwc->event_base = 0;	/* USER_PREF: outside any region */
+	hwc->last_cpu = -1;
 	ret = knc_validate_group(event);
 	if (ret)
 		return ret;
@@ -531,9 +607,13 @@ out:
 static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
+	struct knc_cpu_hw *cpuc = per_cpu_ptr(kp->cpu_hw, cpu);
 	unsigned long flags;
 
 	local_irq_save(flags);
+	/* The reset clears SPFLT_CONTROL: it holds no task's USER_PREF. */
+	cpuc->spflt = 0;
+	cpuc->spflt_task = NULL;
 	kp->ops->cpu_online();
 	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
 	local_irq_restore(flags);
@@ -557,6 +637,7 @@ PMU_FORMAT_ATTR(umask, "config:8-15");
 PMU_FORMAT_ATTR(edge, "config:18");
 PMU_FORMAT_ATTR(inv, "config:23");
 PMU_FORMAT_ATTR(cmask, "config:24-31");
+PMU_FORMAT_ATTR(spflt, "config1:0");
 
 static struct attribute *knc_format_attrs[] = {
 	&format_attr_event.attr,
@@ -564,6 +645,7 @@ static struct attribute *knc_format_attrs[] = {
 	&format_attr_edge.attr,
 	&format_attr_inv.attr,
 	&format_attr_cmask.attr,
+	&format_attr_spflt.attr,
 	NULL,
 };
 

@@ -35,6 +35,9 @@ struct pt_regs;
  * @write_ovf_ctrl: IA32_PERF_GLOBAL_OVF_CONTROL, write 1 to clear status
  * @unmask_pmi: unmask the local APIC LVT performance entry, which the APIC
  *	masks when it delivers a PMI
+ * @read_spflt: PERF_SPFLT_CONTROL
+ * @write_spflt: PERF_SPFLT_CONTROL: USER_PREF (bit 63) and the counters
+ *	it gates (bits 0 and 1)
  * @sample_regs: optional; the registers of the context in which the
  *	overflowing events happened, given the PMI's. Hardware interrupts the
  *	very context (NULL op); the simulator's events happen in a context it
@@ -57,6 +60,8 @@ struct knc_hw_ops {
 	u64 (*read_global_status)(void);
 	void (*write_ovf_ctrl)(u64 val);
 	void (*unmask_pmi)(void);
+	u64 (*read_spflt)(void);
+	void (*write_spflt)(u64 val);
 	struct pt_regs *(*sample_regs)(struct pt_regs *pmi_regs);
 };
 

@@ -254,6 +254,19 @@ static void knc_native_unmask_pmi(void)
 	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
+static u64 knc_native_read_spflt(void)
+{
+	u64 val;
+
+	rdmsrl(KNC_MSR_SPFLT_CTRL, val);
+	return val;
+}
+
+static void knc_native_write_spflt(u64 val)
+{
+	wrmsrl(KNC_MSR_SPFLT_CTRL, val);
+}
+
 static const struct knc_hw_ops knc_native_ops = {
 	.name			= "native",
 	.owner			= THIS_MODULE,
@@ -267,6 +280,8 @@ static const struct knc_hw_ops knc_native_ops = {
 	.read_global_status	= knc_native_read_global_status,
 	.write_ovf_ctrl		= knc_native_write_ovf_ctrl,
 	.unmask_pmi		= knc_native_unmask_pmi,
+	.read_spflt		= knc_native_read_spflt,
+	.write_spflt		= knc_native_write_spflt,
 };
 
 static struct knc_pmu *knc_native_pmu;

@@ -78,6 +78,8 @@ enum knc_sim_access {
 	KNC_SIM_RD_STATUS,
 	KNC_SIM_WR_OVF,
 	KNC_SIM_WR_LVT,
+	KNC_SIM_RD_SPFLT,
+	KNC_SIM_WR_SPFLT,
 	KNC_SIM_NR_ACCESS
 };
 
@@ -89,6 +91,8 @@ static const char * const knc_sim_access_names[KNC_SIM_NR_ACCESS] = {
 	[KNC_SIM_RD_STATUS]	= "rd_status",
 	[KNC_SIM_WR_OVF]	= "wr_ovf",
 	[KNC_SIM_WR_LVT]	= "wr_lvt",
+	[KNC_SIM_RD_SPFLT]	= "rd_spflt",
+	[KNC_SIM_WR_SPFLT]	= "wr_spflt",
 };
 
 /**
@@ -540,6 +544,22 @@ static void knc_sim_unmask(void)
 	knc_sim_unmask_pmi(&sc->regs);
 }
 
+static u64 knc_sim_read_spflt(void)
+{
+	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
+
+	sc->access[KNC_SIM_RD_SPFLT]++;
+	return sc->regs.spflt;
+}
+
+static void knc_sim_write_spflt(u64 val)
+{
+	struct knc_sim_cpu *sc = knc_sim_sync();
+
+	sc->access[KNC_SIM_WR_SPFLT]++;
+	knc_sim_write_spflt_reg(&sc->regs, val);
+}
+
 static struct pt_regs *knc_sim_sample_regs(struct pt_regs *pmi_regs)
 {
 	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
@@ -680,6 +700,38 @@ static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : len;
 }
 
+/*
+ * The SPFLT instruction's stand-in: "1" or "0" sets or clears USER_PREF on
+ * the writer's CPU, as the ring-3 instruction does on a KNC (without the
+ * system call). Not a driver access: the program's.
+ */
+static ssize_t knc_sim_spflt_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	struct knc_sim_cpu *sc;
+	unsigned long flags;
+	u64 spflt;
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, len, &on);
+	if (ret)
+		return ret;
+	local_irq_save(flags);
+	sc = knc_sim_sync();
+	spflt = sc->regs.spflt & ~KNC_SPFLT_USER_PREF;
+	knc_sim_write_spflt_reg(&sc->regs, on ? spflt | KNC_SPFLT_USER_PREF : spflt);
+	local_irq_restore(flags);
+	return len;
+}
+
+static const struct file_operations knc_sim_spflt_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = knc_sim_spflt_write,
+	.llseek = noop_llseek,
+};
+
 static const struct file_operations knc_sim_inject_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
@@ -785,6 +837,8 @@ static const struct knc_hw_ops knc_sim_ops = {
 	.read_global_status	= knc_sim_read_global_status,
 	.write_ovf_ctrl		= knc_sim_write_ovf_ctrl,
 	.unmask_pmi		= knc_sim_unmask,
+	.read_spflt		= knc_sim_read_spflt,
+	.write_spflt		= knc_sim_write_spflt,
 	.sample_regs		= knc_sim_sample_regs,
 };
 
@@ -813,6 +867,8 @@ static int __init knc_sim_init(void)
 			    &knc_sim_inject_fops);
 	debugfs_create_file("regs", 0444, knc_sim_dir, NULL,
 			    &knc_sim_regs_fops);
+	debugfs_create_file("spflt", 0200, knc_sim_dir, NULL,
+			    &knc_sim_spflt_fops);
 	debugfs_create_file_unsafe("clock_hz", 0644, knc_sim_dir,
 				   &knc_sim_clock_hz, &knc_sim_knob_fops);
 	debugfs_create_file_unsafe("pmi_min_gap_ns", 0644, knc_sim_dir,

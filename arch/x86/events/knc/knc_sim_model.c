@@ -66,6 +66,12 @@ void knc_sim_write_ovf_ctrl_reg(struct knc_sim_regs *r, u64 val)
 	knc_sim_update_line(r);
 }
 
+/* PERF_SPFLT_CONTROL: USER_PREF and the two counter bits; the rest reserved. */
+void knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val)
+{
+	r->spflt = val & (KNC_SPFLT_USER_PREF | KNC_COUNTERS_MASK);
+}
+
 void knc_sim_unmask_pmi(struct knc_sim_regs *r)
 {
 	r->lvt_masked = false;

@@ -59,6 +59,7 @@ void knc_sim_write_ovf_ctrl_reg(struct knc_sim_regs *r, u64 val);
 void knc_sim_write_evtsel_reg(struct knc_sim_regs *r, unsigned int idx, u64 val);
 void knc_sim_write_global_ctrl_reg(struct knc_sim_regs *r, u64 val);
 void knc_sim_unmask_pmi(struct knc_sim_regs *r);
+void knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val);
 bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b);
 
 #endif /* _KNC_SIM_MODEL_H */

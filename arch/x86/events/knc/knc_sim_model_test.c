@@ -91,6 +91,9 @@ static void test_sim_write_masks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.global_ctrl, 0x3);
 	KUNIT_EXPECT_EQ(test, r.global_status, 0);
 	KUNIT_EXPECT_TRUE(test, !r.pmi_line && !r.pmi_raise && !r.lvt_masked);
+	/* table 1-7: bits 62:2 reserved */
+	knc_sim_write_spflt_reg(&r, ~0ULL);
+	KUNIT_EXPECT_EQ(test, r.spflt, T_SPFLT_USER_PREF | 0x3);
 }
 
 static void test_sim_counts_basic(struct kunit *test)
