@@ -62,7 +62,7 @@ dkms-src:
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
-	build/tests/badattr build/tests/papicount
+	build/tests/badattr build/tests/papicount build/tests/spflt
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)

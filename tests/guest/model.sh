@@ -20,6 +20,7 @@ MODEL=tools/knc/knc-model
 LOOP=build/tests/loop
 LOOP_INSNS=2000004	# tests/guest/loop.S
 RDPMC=build/tests/rdpmc
+SPFLT=build/tests/spflt
 
 INJ=$MODEL
 real_events() {
@@ -178,6 +179,41 @@ t_per_task_isolation() {
 		fail "fewer than the loop's instructions"
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "own instructions only" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
+}
+
+# spflt=1: the counter counts while USER_PREF is set, which the program
+# sets and clears with SPFLT (on the model, its CPUID stand-in).
+t_spflt_region() {
+	local out a apid p
+	out=$(mktemp)
+	expect_eq "the SPFLT stand-in answers" 1 "$($SPFLT probe)"
+	pstat "$out" -i -e knc/instructions_executed,spflt=1/u,knc/instructions_executed/u -- \
+		$SPFLT region 1000000
+	expect_eq "inside the region" 2000003 "$(count_of "$out" knc/instructions_executed,spflt=1/u)"
+	[ "$(count_of "$out" knc/instructions_executed/u)" -gt 2002000 ] ||
+		fail "the plain event should count the whole program"
+	# A task asleep inside its region (nanosleep) leaves USER_PREF set on
+	# CPU 0; another task's spflt event there counts nothing, and the
+	# sleeper's region goes on when it wakes: 2N + 5 exactly.
+	a=$(mktemp)
+	pstat "$a" -i -e knc/instructions_executed,spflt=1/u -- \
+		taskset -c 0 $SPFLT sleep 1000000 6000 >/dev/null &
+	apid=$!
+	for _ in $(seq 100); do
+		p=$(pgrep -f "^$SPFLT sleep" | head -n 1)
+		[ -n "$p" ] && [ "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)" = 35 ] && break
+		sleep 0.1
+	done
+	[ -n "$p" ] || fail "the sleeper never reached its region"
+	pstat "$out" -i -e knc/instructions_executed,spflt=1/u,knc/instructions_executed/u -- \
+		taskset -c 0 $SPFLT spin 1000000
+	expect_eq "sleeper still in its region" 35 "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)"
+	wait "$apid"
+	expect_eq "another task, no region of its own" 0 \
+		"$(count_of "$out" knc/instructions_executed,spflt=1/u)"
+	[ "$(count_of "$out" knc/instructions_executed/u)" -gt 2000000 ] ||
+		fail "the other task's plain event should count its loop"
+	expect_eq "the sleeper's region" 2000005 "$(count_of "$a" knc/instructions_executed,spflt=1/u)"
 }
 
 t_cycles_follow_the_clock() {
@@ -350,6 +386,7 @@ cases=(
 	"perf stat counts the loop's user instructions exactly|t_exact_user_instructions"
 	"perf record -c 100000 samples the loop 20 times at the next instruction|t_record_user_instructions"
 	"a per-task event counts its own instructions only|t_per_task_isolation"
+	"spflt=1 counts exactly the instructions of the task's marked region|t_spflt_region"
 	"cycles follow the virtual clock at 1.1 GHz|t_cycles_follow_the_clock"
 	"a sleeping task counts almost no user cycles|t_sleep_counts_no_cycles"
 	"${COUNTING_CASES[@]}"
