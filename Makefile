@@ -17,7 +17,9 @@
 #                   $(DESTDIR)/usr/src/knc-pmu-VERSION, for dkms add
 #   make intree     the in-tree version: a git format-patch series against
 #                   Linux 6.1 in build/intree/series/ (tests/host/intree.t
-#                   builds a 6.1 tree with it)
+#                   builds a 6.1 kernel with it and runs its KUnit suites)
+#   make perf-test  stock `perf test` in the guest without and with knc
+#                   (about an hour under TCG: not part of make check)
 #   make clean
 
 # The newest installed 6.1 and 6.12 kernel headers, unless given.
@@ -32,7 +34,7 @@ TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
-	intree
+	intree perf-test
 
 all: module module-612 tools
 
@@ -113,6 +115,10 @@ qemu:
 
 intree:
 	tools/knc/intree-series.sh
+
+perf-test: deps
+	$(MAKE) all
+	tests/run perf-test
 
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) clean
