@@ -96,8 +96,8 @@ if [ $st -eq 0 ]; then
 	timeout 300 qemu-system-x86_64 -nodefaults -nographic -no-reboot -m 256 \
 		-bios /usr/share/qemu/qboot.rom -kernel "$KERNEL" -serial stdio \
 		-append "console=ttyS0 kunit_shutdown=reboot" </dev/null >"$log.boot" 2>&1
-	make -s -C tests/unit O="$PWD/build/unit" >/dev/null &&
-		build/unit/test_knc | sed -n 's/^ok [0-9]* - //p' | sort >"$log.host"
+	make -s -C tests/unit >/dev/null &&
+		tests/unit/test_knc | sed -n 's/^ok [0-9]* - //p' | sort >"$log.host"
 	# KTAP: "# Subtest: SUITE" then "    ok N CASE" lines, indented.
 	sed -e 's/\r$//' -e 's/^\[ *[0-9.]*\] //' "$log.boot" | awk '
 		/^ *# Subtest: / { suite = $NF; next }
@@ -105,8 +105,11 @@ if [ $st -eq 0 ]; then
 			ok = ($1 == "ok"); sub(/^ *(not )?ok [0-9]+ (- )?/, "")
 			print (ok ? "ok" : "not_ok"), suite "." $1 }' | sort -k2 >"$log.kunit"
 	while read -r res name; do
-		if [ "$res" = ok ]; then st=0; else st=1; fi
-		grep -B 30 -F "$(echo "$name" | sed 's/.*\.//')" "$log.boot" | tail -n 30 >"$log" 2>/dev/null
+		st=0
+		if [ "$res" != ok ]; then
+			st=1
+			grep -B 30 -F "${name#*.}" "$log.boot" | tail -n 30 >"$log"
+		fi
 		result $st "kunit: $name" "$log"
 	done <"$log.kunit"
 	awk '{ print $2 }' "$log.kunit" | diff "$log.host" - >"$log"

@@ -49,27 +49,37 @@ commit() {	# commit MSGFILE
 	MSG
 }
 
-# 1. The driver, in place of intel/knc.c: family 11 without arch perfmon
-# is knc's. Its Makefile's header speaks of the out-of-tree build.
-# The KUnit tests come in patch 3.
-is_test() { case $1 in *_test.c | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
-mkdir -p arch/x86/events/knc
-for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
-	is_test "$f" || cp "$REPO/$f" arch/x86/events/knc/
-done
-python3 - <<'PY'
+# intree_makefile [without-kunit]: the module Makefile in the tree, its
+# header speaking of the in-tree build (and without the KUnit objects).
+intree_makefile() {
+	python3 - "$REPO/arch/x86/events/knc/Makefile" "${1:-}" \
+		>arch/x86/events/knc/Makefile <<'PY'
 import re
-mk = open('arch/x86/events/knc/Makefile').read()
-mk = re.sub(r'\n# KUnit .*?\nendif\n', '\n', mk, flags=re.S)
-assert '_test.o' not in mk and 'KUNIT' not in mk
+import sys
+mk = open(sys.argv[1]).read()
+if sys.argv[2] == 'without-kunit':
+    mk = re.sub(r'\n# KUnit .*?\nendif\n', '\n', mk, flags=re.S)
+    assert '_test.o' not in mk and 'KUNIT' not in mk
 mk = re.sub(r'\A(# SPDX[^\n]*\n)#.*?\n(?=obj-|ifneq|# Out of)', r'''\1#
 # Knights Corner core PMU: knc_pmu (the core and the native backend, the
 # KNC MSRs) and knc_sim (a simulated KNC PMU for any x86 machine).
 # knc_events.tbl is generated from the JSON under
 # tools/perf/pmu-events/arch/x86/knightscorner/.
 ''', mk, flags=re.S)
-open('arch/x86/events/knc/Makefile', 'w').write(mk)
+sys.stdout.write(mk)
+PY
+}
 
+# 1. The driver, in place of intel/knc.c: family 11 without arch perfmon
+# is knc's. The KUnit tests come in patch 3.
+is_test() { case $1 in *_test.c | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
+mkdir -p arch/x86/events/knc
+for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
+	is_test "$f" || cp "$REPO/$f" arch/x86/events/knc/
+done
+intree_makefile without-kunit
+python3 - <<'PY'
+import re
 kc = open('arch/x86/events/Kconfig').read()
 entry = '''config PERF_EVENTS_INTEL_KNC
 	bool "Intel Knights Corner core PMU"
@@ -156,17 +166,8 @@ commit 0002-events.msg
 for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
 	is_test "$f" && cp "$REPO/$f" arch/x86/events/knc/
 done
-cp "$REPO/arch/x86/events/knc/Makefile" arch/x86/events/knc/Makefile
+intree_makefile
 python3 - <<'PY'
-import re
-mk = open('arch/x86/events/knc/Makefile').read()
-mk = re.sub(r'\A(# SPDX[^\n]*\n)#.*?\n(?=obj-|ifneq|# Out of)', r'''\1#
-# Knights Corner core PMU: knc_pmu (the core and the native backend, the
-# KNC MSRs) and knc_sim (a simulated KNC PMU for any x86 machine).
-# knc_events.tbl is generated from the JSON under
-# tools/perf/pmu-events/arch/x86/knightscorner/.
-''', mk, flags=re.S)
-open('arch/x86/events/knc/Makefile', 'w').write(mk)
 kc = open('arch/x86/events/Kconfig').read()
 entry = '''config PERF_EVENTS_INTEL_KNC_KUNIT_TEST
 	bool "KUnit tests for the Knights Corner PMU driver" if !KUNIT_ALL_TESTS
