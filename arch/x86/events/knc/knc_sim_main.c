@@ -13,11 +13,14 @@
  *  - injection: a write to <debugfs>/knc_sim/inject (tools/knc/knc-sim)
  *    makes the calling CPU's PMU see COUNT occurrences of an event, in user
  *    or kernel mode, in the caller's context. Any table event moves this way.
+ *    The CPU's thread siblings (topology_sibling_cpumask) see them too, as
+ *    another thread's events: they count only in thread-count mode.
  *  - a clock model: cpu_clk_unhalted advances at clock_hz (1.1 GHz) while
  *    the CPU is not idle, in the mode seen by a per-CPU tick. The tick
  *    comes every millisecond, or sooner when a counter of cycles with INT
  *    set is due to overflow, so that overflows (and samples) come when
- *    their cycle does. It is the only event that moves by itself.
+ *    their cycle does. It is the only event that moves by itself; its
+ *    cycles are each CPU's own, in thread-count mode too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,6 +37,8 @@
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/topology.h>
 #include <linux/uaccess.h>
 #include <asm/apic.h>
 #include <asm/irq_regs.h>
@@ -632,6 +637,47 @@ static int knc_sim_parse_inject(char *buf, struct knc_sim_burst *b)
 	return 0;
 }
 
+static bool knc_sim_thread_count_mode(int cpu)
+{
+	const struct knc_sim_regs *r = &per_cpu(knc_sim_cpu, cpu).regs;
+	unsigned int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+		if ((READ_ONCE(r->evtsel[i]) & (KNC_EVTSEL_EN | KNC_EVTSEL_ANY)) ==
+		    (KNC_EVTSEL_EN | KNC_EVTSEL_ANY))
+			return true;
+	return false;
+}
+
+/* On a sibling: the burst happened on another thread of the core. */
+static void knc_sim_sibling_burst(void *info)
+{
+	struct knc_sim_burst b = *(struct knc_sim_burst *)info;
+	u64 start = ktime_get_ns();
+	struct knc_sim_cpu *sc = knc_sim_sync();
+
+	/* A sample goes to the task this CPU runs, as the clock's does. */
+	b.sibling = true;
+	knc_sim_run(sc, &b, current->mm ? task_pt_regs(current) : NULL);
+	knc_sim_irqoff_end(sc, start, KNC_SIM_SPAN_INJECT);
+}
+
+/*
+ * A counter in thread-count mode (EvtSel bit 21) sees the events of the
+ * other threads of its core, the CPUs of topology_sibling_cpumask(): each
+ * sibling with such a counter sees the whole burst, at once.
+ */
+static void knc_sim_inject_siblings(const struct knc_sim_burst *b)
+{
+	int cpu, self = get_cpu();
+
+	for_each_cpu(cpu, topology_sibling_cpumask(self))
+		if (cpu != self && knc_sim_thread_count_mode(cpu))
+			smp_call_function_single(cpu, knc_sim_sibling_burst,
+						 (void *)b, 1);
+	put_cpu();
+}
+
 static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 				    size_t len, loff_t *ppos)
 {
@@ -667,6 +713,7 @@ static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 	 * that overflows a short period often takes many PMIs.
 	 */
 	migrate_disable();
+	knc_sim_inject_siblings(&b);
 	while (b.cycles) {
 		struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
 		bool raised;

@@ -5,10 +5,12 @@
  * Counting rules, from Intel document 327357-001, table 1-5: a counter
  * counts when its EvtSel EN bit and its IA32_PERF_GLOBAL_CTRL bit are both
  * set, the event and unit mask select a defined event, the ring matches
- * USR/OS, and SPFLT (if it controls the counter) has USER_PREF set. With
- * CMASK zero the counter adds the occurrences of each cycle; otherwise it
- * adds one per cycle whose occurrences reach CMASK (INV inverts that test);
- * E counts only the cycle where the condition starts, which for a burst is
+ * USR/OS, and SPFLT (if it controls the counter) has USER_PREF set. The
+ * events of the core's other threads count only in thread-count mode (bit
+ * 21), by the ring they happen in, under this thread's SPFLT. With CMASK
+ * zero the counter adds the occurrences of each cycle; otherwise it adds
+ * one per cycle whose occurrences reach CMASK (INV inverts that test); E
+ * counts only the cycle where the condition starts, which for a burst is
  * its first cycle.
  *
  * Overflow past 40 bits sets the counter's sticky GLOBAL_STATUS bit, with or
@@ -90,6 +92,8 @@ static bool knc_sim_counts(const struct knc_sim_regs *r, unsigned int idx,
 	if (knc_event_lookup(b->event, b->umask) < 0)
 		return false;
 	if (!(sel & (b->user ? KNC_EVTSEL_USR : KNC_EVTSEL_OS)))
+		return false;
+	if (b->sibling && !(sel & KNC_EVTSEL_ANY))
 		return false;
 	if ((r->spflt & BIT_ULL(idx)) && !(r->spflt & KNC_SPFLT_USER_PREF))
 		return false;

@@ -40,6 +40,8 @@ struct knc_sim_regs {
  * @event: event select code
  * @umask: unit mask
  * @user: seen in rings 1-3 (else ring 0)
+ * @sibling: the events happen on another thread of the core: only counters
+ *	in thread-count mode (EvtSel bit 21) see them
  * @per_cycle: occurrences per cycle, 1-255
  * @cycles: cycles in which the event occurs, consumed by knc_sim_step()
  * @started: the burst has begun (edge detection counts its first cycle)
@@ -48,6 +50,7 @@ struct knc_sim_burst {
 	u8 event;
 	u8 umask;
 	bool user;
+	bool sibling;
 	u8 per_cycle;
 	u64 cycles;
 	bool started;
