@@ -50,7 +50,6 @@ FIELD_SET(size_small, a->attr.size = 8)
 FIELD_SET(size_big, a->attr.size = sizeof(a->attr) + 8; a->tail[0] = 1)
 FIELD_SET(type_none, a->attr.type = 1000000)
 FIELD_SET(cfg_bit16, a->attr.config |= 1ULL << 16)
-FIELD_SET(cfg_bit21, a->attr.config |= 1ULL << 21)
 FIELD_SET(cfg_bit22, a->attr.config |= 1ULL << 22)
 FIELD_SET(cfg_bit32, a->attr.config |= 1ULL << 32)
 FIELD_SET(cfg_event, a->attr.config = 0x05)
@@ -113,8 +112,6 @@ static const struct row rows[] = {
 	  "no PMU takes it" },
 	{ "config", "bit 16 (USR)", cfg_bit16, EINVAL, 0,
 	  "exclude_user says it; x86 drops the bit silently" },
-	{ "config", "bit 21 (thread-count mode)", cfg_bit21, EINVAL, 0,
-	  "knc has no any term yet; x86 drops the bit silently" },
 	{ "config", "bit 22 (EN)", cfg_bit22, EINVAL, 0,
 	  "the driver enables; x86 drops the bit silently" },
 	{ "config", "bit 32 (above the EvtSel layout)", cfg_bit32, EINVAL, 0,

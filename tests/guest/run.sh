@@ -171,8 +171,9 @@ t_sysfs_format() {
 	expect_eq edge "config:18" "$(cat $KNC_SYSFS/format/edge)"
 	expect_eq inv "config:23" "$(cat $KNC_SYSFS/format/inv)"
 	expect_eq cmask "config:24-31" "$(cat $KNC_SYSFS/format/cmask)"
+	expect_eq any "config:21" "$(cat $KNC_SYSFS/format/any)"
 	expect_eq spflt "config1:0" "$(cat $KNC_SYSFS/format/spflt)"
-	expect_eq "format files" 6 "$(ls $KNC_SYSFS/format | wc -l)"
+	expect_eq "format files" 7 "$(ls $KNC_SYSFS/format | wc -l)"
 	[ ! -e $KNC_SYSFS/cpumask ] || fail "cpumask file present: perf would treat knc as uncore"
 }
 
@@ -238,6 +239,39 @@ t_per_task_isolation() {
 	kill "$bg"
 	wait "$bg" 2>/dev/null || true
 	expect_eq "own injections only" 500 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+# The other thread of CPU 0's core (the suite boots with knc-vm --threads 2).
+cpu0_sibling() {
+	tr ',' '\n' </sys/devices/system/cpu/cpu0/topology/thread_siblings_list |
+		sed 's/-/\n/' | grep -v -x 0 | head -n 1
+}
+
+t_thread_count_mode() {
+	local out sib ev='{knc/data_read_miss/,knc/data_read_miss,any/}' bg
+	sib=$(cpu0_sibling)
+	[ -n "$sib" ] || fail "CPU 0 has no thread sibling: boot with knc-vm --threads 2"
+	out=$(mktemp)
+	# CPU-wide on CPU 0: the plain event sees CPU 0's events, the any
+	# event those of both threads.
+	pstat "$out" -C 0 -e "$ev" -- sh -c "taskset -c $sib $KNC_SIM inject data_read_miss 3000 &&
+		taskset -c 0 $KNC_SIM inject data_read_miss 500"
+	expect_eq "CPU 0, this thread" 500 "$(count_of "$out" knc/data_read_miss/)"
+	expect_eq "CPU 0, any thread" 3500 "$(count_of "$out" knc/data_read_miss,any/)"
+	# Kernel-mode events of the sibling: only an event that counts ring 0.
+	pstat "$out" -C 0 -e knc/data_read_miss,any/u,knc/data_read_miss,any/k -- \
+		taskset -c "$sib" "$KNC_SIM" inject data_read_miss 700 --kernel
+	expect_eq "sibling's kernel events, :u" 0 "$(count_of "$out" knc/data_read_miss,any/u)"
+	expect_eq "sibling's kernel events, :k" 700 "$(count_of "$out" knc/data_read_miss,any/k)"
+	# Per task: while the task runs on CPU 0, its any event sees the
+	# sibling's events too.
+	pstat "$out" -e "$ev" -- taskset -c 0 build/tests/busy 3 &
+	bg=$!
+	sleep 1
+	taskset -c "$sib" "$KNC_SIM" inject data_read_miss 4000
+	wait $bg
+	expect_eq "per task, this thread" 0 "$(count_of "$out" knc/data_read_miss/)"
+	expect_eq "per task, any thread" 4000 "$(count_of "$out" knc/data_read_miss,any/)"
 }
 
 # knc_sim/spflt stands in for the SPFLT instruction: written by the shell
@@ -340,7 +374,7 @@ t_generic_events_without_core_pmu() {
 
 t_bad_config_rejected() {
 	local bit out
-	for bit in 16 17 19 20 21 22 32 40 63; do
+	for bit in 16 17 19 20 22 32 40 63; do
 		expect_eq "bit $bit" EINVAL "$($EVOPEN "$(printf '%#x' $(( 0x10cb | (1 << bit) )))")"
 	done
 	expect_eq "undefined event 0x05" EINVAL "$($EVOPEN 0x05)"
@@ -654,6 +688,15 @@ t_paranoid_2_unprivileged() {
 	expect_eq "CPU-wide" EACCES "$($NOBODY $evopen -x kernel -c 0 0x10cb)"
 	expect_eq "root's task" EACCES "$($NOBODY $evopen -x kernel -p $pid 0x10cb)"
 	expect_eq "root, CPU-wide" ok "$($evopen -c 0 0x10cb)"
+	# Thread-count mode sees the other threads of the core: as x86's
+	# AnyThread, it needs what a CPU-wide event needs.
+	expect_eq "own task, any" EACCES "$($NOBODY $evopen -x kernel 0x2010cb)"
+	expect_eq "CPU-wide, any" EACCES "$($NOBODY $evopen -x kernel -c 0 0x2010cb)"
+	expect_eq "root, own task, any" ok "$($evopen 0x2010cb)"
+	echo 0 >/proc/sys/kernel/perf_event_paranoid
+	expect_eq "paranoid 0, CPU-wide, any" ok "$($NOBODY $evopen -x kernel -c 0 0x2010cb)"
+	# A module cannot read perf_event_paranoid: per task, any stays CAP_PERFMON's.
+	expect_eq "paranoid 0, own task, any" EACCES "$($NOBODY $evopen -x kernel 0x2010cb)"
 	kill $pid
 	echo "$old" >/proc/sys/kernel/perf_event_paranoid
 }
@@ -707,6 +750,7 @@ cases=(
 	"two counter-0 events are multiplexed and scaled|t_multiplexed_counter0_events"
 	"a per-task event ignores other tasks' events|t_per_task_isolation"
 	"spflt=1 counts only inside the task's marked region, across CPUs and sleeps|t_spflt_region"
+	"any counts the events of both threads of the core, CPU-wide and per task|t_thread_count_mode"
 	"the clock model counts cycles at 1.1 GHz, mostly user|t_clock_model"
 	"without a core PMU, generic and raw events count on knc|t_generic_events_without_core_pmu"
 	"reserved bits and undefined events are rejected|t_bad_config_rejected"

@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/cpuhotplug.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -445,6 +446,24 @@ static int knc_generic_event(struct knc_pmu *kp, struct perf_event_attr *attr,
 	return idx < 0 ? idx : 0;
 }
 
+/*
+ * Thread-count mode counts the other threads of the core: what x86 allows
+ * for AnyThread, perf_allow_cpu(). A module cannot read
+ * perf_event_paranoid (not exported), so there a per-task event needs
+ * CAP_PERFMON or CAP_SYS_ADMIN; a CPU-wide one passes perf_allow_cpu() in
+ * the core when its context is found, after event_init.
+ */
+static int knc_any_allowed(struct perf_event *event)
+{
+#ifdef MODULE
+	if (!(event->attach_state & PERF_ATTACH_TASK) || perfmon_capable())
+		return 0;
+	return -EACCES;
+#else
+	return perf_allow_cpu(&event->attr);
+#endif
+}
+
 static int knc_pmu_event_init(struct perf_event *event)
 {
 	struct knc_pmu *kp = to_knc_pmu(event->pmu);
@@ -477,6 +496,11 @@ static int knc_pmu_event_init(struct perf_event *event)
 	idx = knc_config_check(config);
 	if (idx < 0)
 		return idx;
+	if (config & KNC_EVTSEL_ANY) {
+		ret = knc_any_allowed(event);
+		if (ret)
+			return ret;
+	}
 	if (attr->precise_ip || has_branch_stack(event))
 		return -EOPNOTSUPP;
 	/* As x86: no XMM registers in samples (the core would say EOPNOTSUPP). */
@@ -635,6 +659,7 @@ static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
 PMU_FORMAT_ATTR(event, "config:0-7");
 PMU_FORMAT_ATTR(umask, "config:8-15");
 PMU_FORMAT_ATTR(edge, "config:18");
+PMU_FORMAT_ATTR(any, "config:21");
 PMU_FORMAT_ATTR(inv, "config:23");
 PMU_FORMAT_ATTR(cmask, "config:24-31");
 PMU_FORMAT_ATTR(spflt, "config1:0");
@@ -643,6 +668,7 @@ static struct attribute *knc_format_attrs[] = {
 	&format_attr_event.attr,
 	&format_attr_umask.attr,
 	&format_attr_edge.attr,
+	&format_attr_any.attr,
 	&format_attr_inv.attr,
 	&format_attr_cmask.attr,
 	&format_attr_spflt.attr,

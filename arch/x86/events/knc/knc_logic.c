@@ -167,8 +167,9 @@ EXPORT_SYMBOL_NS_GPL(knc_event_lookup_name, KNC_PMU);
  * @config: the user's config
  *
  * Only the fields of the sysfs format may be set: USR/OS come from the
- * exclude_* attributes, and EN, INT, bit 19, the thread-count bit 21 and
- * bits 63:32 belong to the driver or are reserved. The (event, umask) pair
+ * exclude_* attributes, and EN, INT, bit 19 and bits 63:32 belong to the
+ * driver or are reserved. The thread-count bit 21 is accepted here; the
+ * caller checks the privilege it needs. The (event, umask) pair
  * must be one of the table's events: the hardware silently never counts an
  * undefined encoding, which would read as a believable zero.
  *

@@ -40,10 +40,13 @@
 /* PERF_SPFLT_CONTROL (Intel 327357-001, table 1-7). */
 #define KNC_SPFLT_USER_PREF	BIT_ULL(63)
 
-/* The perf_event_attr::config bits a user may set (the sysfs format). */
+/*
+ * The perf_event_attr::config bits a user may set (the sysfs format); ANY
+ * only with the privilege the driver checks.
+ */
 #define KNC_CONFIG_MASK		(KNC_EVTSEL_EVENT | KNC_EVTSEL_UMASK | \
-				 KNC_EVTSEL_EDGE | KNC_EVTSEL_INV | \
-				 KNC_EVTSEL_CMASK)
+				 KNC_EVTSEL_EDGE | KNC_EVTSEL_ANY | \
+				 KNC_EVTSEL_INV | KNC_EVTSEL_CMASK)
 
 /**
  * struct knc_event_desc - one event of the KNC event table

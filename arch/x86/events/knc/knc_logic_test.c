@@ -174,8 +174,8 @@ static void test_layout_evtsel_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, KNC_EVTSEL_INV, T_INV);
 	KUNIT_EXPECT_EQ(test, KNC_EVTSEL_CMASK, 0xff000000ULL);
 	KUNIT_EXPECT_EQ(test, KNC_SPFLT_USER_PREF, T_SPFLT_USER_PREF);
-	/* sysfs format: event 0-7, umask 8-15, edge 18, inv 23, cmask 24-31 */
-	KUNIT_EXPECT_EQ(test, KNC_CONFIG_MASK, 0xff84ffffULL);
+	/* sysfs format: event 0-7, umask 8-15, edge 18, any 21, inv 23, cmask 24-31 */
+	KUNIT_EXPECT_EQ(test, KNC_CONFIG_MASK, 0xffa4ffffULL);
 }
 
 static void test_layout_widths(struct kunit *test)
@@ -527,7 +527,7 @@ static void test_config_zero_is_data_read(struct kunit *test)
 
 static void test_config_driver_bits_rejected(struct kunit *test)
 {
-	static const unsigned int bits[] = { 16, 17, 19, 20, 21, 22 };
+	static const unsigned int bits[] = { 16, 17, 19, 20, 22 };
 	static const unsigned int pairs[][2] = {
 		{ 0x00, 0x00 }, { 0xcb, 0x10 }, { 0x18, 0x20 },
 	};
@@ -592,6 +592,7 @@ static void test_config_format_bits_accepted(struct kunit *test)
 	static const unsigned long long extra[] = {
 		T_EDGE, T_INV, T_CMASK(1), T_CMASK(0x80), T_CMASK(0xff),
 		T_EDGE | T_INV, T_INV | T_CMASK(3), T_EDGE | T_INV | T_CMASK(0xff),
+		T_ANY, T_ANY | T_EDGE | T_INV | T_CMASK(0xff),
 	};
 	int want = table_find_name("l2_read_miss");
 	unsigned int i;
@@ -636,20 +637,19 @@ static void test_evtsel_mode_flags(struct kunit *test)
 
 static void test_evtsel_format_bits_kept(struct kunit *test)
 {
-	/* every format bit set: event ff, umask ff, edge, inv, cmask ff */
-	KUNIT_EXPECT_EQ(test, knc_evtsel(0xff84ffffULL, true, true),
-			0xff84ffffULL | T_EN | T_INT | T_USR | T_OS);
-	KUNIT_EXPECT_EQ(test, knc_evtsel(0xff84ffffULL, false, false),
-			0xff84ffffULL | T_EN | T_INT);
+	/* every format bit set: event ff, umask ff, edge, any, inv, cmask ff */
+	KUNIT_EXPECT_EQ(test, knc_evtsel(0xffa4ffffULL, true, true),
+			0xffa4ffffULL | T_EN | T_INT | T_USR | T_OS);
+	KUNIT_EXPECT_EQ(test, knc_evtsel(0xffa4ffffULL, false, false),
+			0xffa4ffffULL | T_EN | T_INT);
 }
 
 static void test_evtsel_never_sets_driver_bits(struct kunit *test)
 {
-	/* bit 19 reserved, bit 21 thread-count mode, 63:32 reserved */
+	/* bit 19 reserved, 63:32 reserved */
 	unsigned long long v = knc_evtsel(~0ULL, false, false);
 
 	KUNIT_EXPECT_EQ(test, v & (1ULL << 19), 0);
-	KUNIT_EXPECT_EQ(test, v & T_ANY, 0);
 	KUNIT_EXPECT_EQ(test, v & T_USR, 0);
 	KUNIT_EXPECT_EQ(test, v & T_OS, 0);
 	KUNIT_EXPECT_EQ(test, v >> 32, 0);
