@@ -34,7 +34,7 @@ TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
-	intree perf-test
+	intree perf-test fuzz
 
 all: module module-612 tools
 
@@ -64,7 +64,7 @@ dkms-src:
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
-	build/tests/badattr build/tests/papicount build/tests/spflt
+	build/tests/badattr build/tests/papicount build/tests/spflt build/tests/fuzz
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)
@@ -119,6 +119,14 @@ intree:
 perf-test: deps
 	$(MAKE) all
 	tests/run perf-test
+
+# The fuzzer on the simulator and the model for minutes, with a random
+# seed (KNC_FUZZ_SECONDS, default 300 per run; KNC_FUZZ_SEED).
+fuzz: deps
+	$(MAKE) all
+	$(MAKE) qemu
+	KNC_FUZZ_SECONDS=$${KNC_FUZZ_SECONDS:-300} KNC_FUZZ_SEED=$${KNC_FUZZ_SEED:-$$(od -An -N2 -tu2 /dev/urandom | tr -d " ")} \
+		tests/run fuzz
 
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) clean

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The perf_event_open fuzzer (build/tests/fuzz, tests/guest/fuzz.c) on the
+# simulator or on the QEMU model, whichever the guest has:
+#   tools/knc/knc-vm --threads 2 --tcg-thread single -- tests/guest/fuzz.sh
+#   tools/knc/knc-vm --native --no-module --threads 2 --tcg-thread single \
+#       -- tests/guest/fuzz.sh
+# First a baseline without knc (on the model, Linux's own KNC driver and the
+# NMI watchdog have the counters), which must leave the kernel log clean,
+# so that a report in the run with knc is knc's; then the same with knc,
+# after which nothing may be left programmed and counting must be exact.
+# Each runs the fuzzer as root and as a user without privileges under
+# perf_event_paranoid 2. One TCG thread: under multi-threaded TCG a vCPU
+# can run kernel text another vCPU is patching (perf's static keys), and
+# the baseline alone soft-locks the guest within a minute.
+# KNC_FUZZ_SECONDS (default 15) is each fuzzer run's length, KNC_FUZZ_SEED
+# (default 1) its seed; make fuzz runs for minutes with a random seed.
+# Prints TAP.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/guest/lib.sh
+
+FUZZ=build/tests/fuzz
+FUZZ_SECONDS=${KNC_FUZZ_SECONDS:-15}
+FUZZ_SEED=${KNC_FUZZ_SEED:-1}
+MODEL=tools/knc/knc-model
+LOOP=build/tests/loop
+LOOP_INSNS=2000004	# tests/guest/loop.S
+# What a kernel problem looks like in the log.
+FUZZ_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|circular locking|soft lockup|hard LOCKUP|rcu_.*stall|general protection|Call Trace'
+
+# knc-vm loads knc_sim for the simulator; on the model nothing is loaded.
+if [ -d /sys/module/knc_sim ]; then
+	backend=sim
+else
+	backend=model
+fi
+
+fuzz_reports() {
+	dmesg | grep -c -E "$FUZZ_BAD" || true
+}
+
+# fuzz_root_and_user: the fuzzer as root, then as a user without
+# privileges under perf_event_paranoid 2, with perf's throttle as it
+# boots; no new kernel report.
+fuzz_root_and_user() {
+	local before old bin=/tmp/fuzz-nobody
+	before=$(fuzz_reports)
+	timeout $((FUZZ_SECONDS + 120)) "$FUZZ" -s "$FUZZ_SEED" -t "$FUZZ_SECONDS" ||
+		fail "the fuzzer as root failed or hung"
+	cp "$FUZZ" $bin
+	chmod 755 $bin
+	old=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	(cd /tmp && timeout $((FUZZ_SECONDS + 120)) $NOBODY $bin -s "$((FUZZ_SEED + 1))" \
+		-t "$FUZZ_SECONDS") || fail "the fuzzer as a user failed or hung"
+	echo "$old" >/proc/sys/kernel/perf_event_paranoid
+	if [ "$(fuzz_reports)" != "$before" ]; then
+		dmesg | grep -E -A 20 "$FUZZ_BAD" | tail -n 60
+		fail "the kernel log has new reports"
+	fi
+}
+
+t_fuzz_without_knc() {
+	if [ "$backend" = model ]; then
+		dmesg | grep -q "Performance Events: knc PMU driver" ||
+			fail "neither knc_sim nor the QEMU model's PMU"
+	else
+		knc_unload
+	fi
+	fuzz_root_and_user
+}
+
+t_fuzz() {
+	local out sel
+	if [ "$backend" = model ]; then
+		# the NMI watchdog would hold a counter
+		echo 0 >/proc/sys/kernel/nmi_watchdog
+		insmod "$KNC_KO"
+	else
+		knc_load
+	fi
+	fuzz_root_and_user
+	out=$(mktemp)
+	if [ "$backend" = model ]; then
+		for sel in $("$MODEL" regs | awk '{ for (i = 1; i < NF; i++)
+			if ($i ~ /^evtsel[01]$/) print $(i + 1) }'); do
+			[ $((sel & 0x400000)) -eq 0 ] || fail "an EvtSel left enabled: $sel"
+		done
+		pstat "$out" -e knc/instructions_executed/u -- $LOOP
+		expect_eq "instructions after fuzzing" $LOOP_INSNS \
+			"$(count_of "$out" knc/instructions_executed/u)"
+		return
+	fi
+	! "$KNC_SIM" regs | grep -E -q "evtsel[01]=0x[0-9a-f]*[4-7][0-9a-f]{5} " ||
+		fail "a counter was left enabled"
+	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 4321 >/dev/null
+	expect_eq "per-task count after fuzzing" 4321 "$(count_of "$out" knc/l2_read_miss/)"
+	pstat "$out" -a -e knc/data_read_miss/ -- "$KNC_SIM" inject data_read_miss 1234 >/dev/null
+	expect_eq "CPU-wide count after fuzzing" 1234 "$(count_of "$out" knc/data_read_miss/)"
+}
+
+cases=(
+	"fuzzer baseline without knc, as root and as a user: the kernel log stays clean|t_fuzz_without_knc"
+	"fuzzer with knc, as root and as a user: no kernel report, counts exact after|t_fuzz"
+)
+
+run_cases "$@"
