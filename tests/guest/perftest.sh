@@ -22,23 +22,48 @@ if [ $# -gt 0 ]; then
 fi
 [ -n "$list" ] || { echo "perftest: perf test list listed nothing" >&2; exit 1; }
 
+# Each test runs in its own session, its output in a file: on timeout the
+# whole session is killed (perf test's shell tests leave children behind
+# that would otherwise keep running, or keep a pipe open).
+run_one() {	# run_one N LOG: the test's exit status, 124 on timeout
+	local pid s
+	setsid perf test "$1" >"$2" 2>&1 </dev/null &
+	pid=$!
+	for ((s = 0; s < limit; s++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL -- "-$pid" 2>/dev/null
+		wait "$pid"
+		return 124
+	fi
+	wait "$pid"
+}
+
+log=$dir/out
 while IFS=$'\t' read -r n name; do
-	out=$(timeout -k 10 "$limit" perf test "$n" 2>&1 </dev/null)
+	run_one "$n" "$log"
 	rc=$?
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	if [ $rc -eq 124 ]; then
 		res=TIMEOUT
-	elif echo "$out" | grep -q -E ': FAILED!'; then
+	elif grep -q -E ': FAILED!' "$log"; then
 		res=FAILED
-	elif echo "$out" | grep -q -E ': Ok$'; then
+	elif grep -q -E ': Ok$' "$log"; then
 		res=Ok
-	elif echo "$out" | grep -q -E ': Skip'; then
+	elif grep -q -E ': Skip' "$log"; then
 		res=Skip
 	else
 		res=FAILED
 	fi
 	printf 'perftest\t%s\t%s\t%s\n' "$n" "$res" "$name"
-	if [ "$res" = FAILED ]; then
-		echo "$out" | tail -n 5 | sed 's/^/# /'
+	if [ "$res" != Ok ] && [ "$res" != Skip ]; then
+		tail -n 5 "$log" | sed 's/^/# /'
+	fi
+	# a killed test may leave its tracing on: turn it off for the next
+	if [ "$res" = TIMEOUT ] && [ -w /sys/kernel/tracing/tracing_on ]; then
+		echo nop >/sys/kernel/tracing/current_tracer 2>/dev/null
+		echo 0 >/sys/kernel/tracing/tracing_on 2>/dev/null
 	fi
 done <<<"$list"
 cd / && rm -rf "$dir"
