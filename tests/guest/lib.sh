@@ -63,15 +63,25 @@ expect_insmod_busy() {
 	dmesg | tail -n 3 | grep -q -E "$2" || fail "no kernel log line saying why ($2)"
 }
 
+# skip WHY: end the running case as skipped (TAP "# SKIP WHY")
+TAP_SKIP=77
+skip() {
+	echo "$*"
+	exit $TAP_SKIP
+}
+
 # run_case NAME FUNCTION: run one case, its output becomes TAP diagnostics.
 run_case() {
-	local name=$1 fn=$2 log
+	local name=$1 fn=$2 log status
 	log=$(mktemp)
 	tap_n=$((tap_n + 1))
 	# Not in an if: there bash would ignore set -e in the case's function.
 	( set -e; "$fn" ) >"$log" 2>&1
-	if [ $? -eq 0 ]; then
+	status=$?
+	if [ $status -eq 0 ]; then
 		echo "ok $tap_n - $name"
+	elif [ $status -eq $TAP_SKIP ]; then
+		echo "ok $tap_n - $name # SKIP $(tail -n 1 "$log")"
 	else
 		echo "not ok $tap_n - $name"
 		tap_failed=$((tap_failed + 1))
