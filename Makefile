@@ -64,7 +64,8 @@ dkms-src:
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
-	build/tests/badattr build/tests/papicount build/tests/spflt build/tests/fuzz
+	build/tests/badattr build/tests/papicount build/tests/spflt build/tests/fuzz \
+	build/tests/waitloop
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)

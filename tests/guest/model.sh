@@ -20,6 +20,7 @@ MODEL=tools/knc/knc-model
 LOOP=build/tests/loop
 LOOP_INSNS=2000004	# tests/guest/loop.S
 RDPMC=build/tests/rdpmc
+WAITLOOP=build/tests/waitloop	# LOOP_INSNS once its read returns
 SPFLT=build/tests/spflt
 
 INJ=$MODEL
@@ -47,6 +48,43 @@ model_field() {
 # model_sum FIELD: a field of `info knc-pmu`, summed over the vCPUs
 model_sum() {
 	"$MODEL" regs | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }'
+}
+
+# pstat_cpus OUT PERF-STAT-ARGS...: perf stat -A (per CPU); OUT gets
+# "CPUn<TAB>event<TAB>value" lines
+pstat_cpus() {
+	local out=$1 raw
+	shift
+	raw=$(mktemp)
+	perf stat -A -x';' -o "$raw" "$@" || { cat "$raw"; rm -f "$raw"; return 1; }
+	awk -F';' '$1 ~ /^CPU[0-9]+$/ { print $1 "\t" $4 "\t" $2 }' "$raw" >"$out"
+	cat "$raw"
+	rm -f "$raw"
+}
+
+# cpu_count_of OUT CPU EVENT: the value perf reported for EVENT on CPU
+cpu_count_of() {
+	awk -F'\t' -v c="CPU$2" -v e="$3" '$1 == c && $2 == e { print $3 }' "$1"
+}
+
+# in_cpu_list CPU LIST: CPU is in LIST ("0-1", "0,2-3")
+in_cpu_list() {
+	local r
+	for r in ${2//,/ }; do
+		[ "$1" -ge "${r%-*}" ] && [ "$1" -le "${r#*-}" ] && return 0
+	done
+	return 1
+}
+
+# wait_in_read PID: PID has exec'd and sleeps in read(2)
+wait_in_read() {
+	local i
+	for i in $(seq 300); do
+		[ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 0 ] &&
+			[ "$(cat "/proc/$1/comm")" = "$(basename "$WAITLOOP")" ] && return 0
+		sleep 0.1
+	done
+	fail "$WAITLOOP (pid $1) never waited in read"
 }
 
 t_linux_driver_owns_the_pmu() {
@@ -366,6 +404,114 @@ t_debugfs_regs() {
 	expect_eq "CPU 1's EvtSel0 after the run" 0x1310cb "$(model_field 1 evtsel0)"
 }
 
+# --- thread count mode -------------------------------------------------------
+# EvtSel bit 21, the format term any: a counter also counts the events of
+# the other threads of its core. CPU 1 is a thread of CPU 0's core
+# (knc-vm --threads 2); perf and all the rest run on CPU 0.
+
+# any_setup: CPU 1 is a thread of CPU 0's core, for Linux and the model
+# (or the case is skipped); knc_pmu.ko is loaded; this case's shell, and
+# whatever it starts, runs on CPU 0.
+any_setup() {
+	local sib
+	sib=$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
+	echo "cpu0's thread siblings: $sib; the model's: $(model_field 0 siblings)"
+	[ "$sib" != 0 ] || skip "cpu0 has no thread sibling (knc-vm --threads 2)"
+	in_cpu_list 1 "$sib" || skip "cpu1 is not a thread of cpu0's core ($sib)"
+	in_cpu_list 1 "$(model_field 0 siblings)" || fail "the model does not see CPU 1 as CPU 0's sibling"
+	if [ ! -d $KNC_SYSFS ]; then	# the case alone (model.sh t_any)
+		echo 0 >/proc/sys/kernel/nmi_watchdog
+		insmod "$KNC_KO"
+	fi
+	expect_eq "format any" config:21 "$(cat $KNC_SYSFS/format/any)"
+	taskset -p -c 0 $BASHPID >/dev/null
+}
+
+# start_waitloop: the loop waits on CPU 1, asleep in read(2) on a FIFO;
+# sets pid. Writing to fd 3 runs it there, alone: LOOP_INSNS exactly.
+start_waitloop() {
+	local fifo=/tmp/any.fifo
+	rm -f $fifo
+	mkfifo $fifo
+	taskset -c 1 $WAITLOOP <$fifo &
+	pid=$!
+	exec 3>$fifo
+	wait_in_read "$pid"
+}
+
+t_any_thread_mode() {
+	local out pid ev=knc/instructions_executed p0 a0
+	any_setup
+	out=$(mktemp)
+
+	# Executed instructions: CPU 0's any counter counts CPU 1's loop on
+	# top of what its plain counter sees of CPU 0 (perf, the shell).
+	# perf -C 0 stays on CPU 0: with more CPUs it would run on each in
+	# turn to enable and read them.
+	start_waitloop
+	# the loop has ended when it is a zombie, or reaped by this shell
+	pstat_cpus "$out" -C 0 -e "{$ev/u,$ev,any/u}" -- sh -c "echo >&3; for i in \$(seq 600); do
+		[ \"\$(cut -d' ' -f3 /proc/$pid/stat 2>/dev/null || echo Z)\" = Z ] && exit 0
+		sleep 0.05
+	done; exit 1" || { exec 3>&-; kill "$pid"; fail "the loop did not end"; }
+	exec 3>&-
+	wait "$pid"
+	p0=$(cpu_count_of "$out" 0 $ev/u)
+	a0=$(cpu_count_of "$out" 0 $ev,any/u)
+	echo "CPU 0: plain $p0, any $a0"
+	[ "$p0" -gt 0 ] || fail "perf and the shell ran no user instructions on CPU 0?"
+	expect_eq "CPU 0: any minus plain, CPU 1's loop" $LOOP_INSNS $((a0 - p0))
+
+	# Injected events on CPU 1 (in user mode): the plain counter on CPU 0
+	# sees none, the any counter all, at once.
+	pstat_cpus "$out" -C 0,1 -e '{knc/data_read/u,knc/data_read,any/u}' -- \
+		taskset -c 1 "$MODEL" inject data_read 4321
+	expect_eq "CPU 0, plain" 0 "$(cpu_count_of "$out" 0 knc/data_read/u)"
+	expect_eq "CPU 0, any" 4321 "$(cpu_count_of "$out" 0 knc/data_read,any/u)"
+	expect_eq "CPU 1, plain" 4321 "$(cpu_count_of "$out" 1 knc/data_read/u)"
+	expect_eq "CPU 1, any" 4321 "$(cpu_count_of "$out" 1 knc/data_read,any/u)"
+	# The ring is the one they happened in, on CPU 1.
+	pstat_cpus "$out" -C 0 -e '{knc/data_read,any/u,knc/data_read,any/k}' -- \
+		taskset -c 1 sh -c "$MODEL inject data_read 100 --user && $MODEL inject data_read 7 --kernel"
+	expect_eq "CPU 0, any/u" 100 "$(cpu_count_of "$out" 0 knc/data_read,any/u)"
+	expect_eq "CPU 0, any/k" 7 "$(cpu_count_of "$out" 0 knc/data_read,any/k)"
+}
+
+# An overflow that CPU 1's instructions cause on CPU 0's any counter is
+# found by the model's periodic look (every ms) while CPU 0 idles: a sample
+# comes while the loop runs, not when CPU 0 next touches its PMU, as it
+# does when perf stops the counter. How many come is not exact: while CPU 0
+# handles a PMI its counters stop, and so does their count of CPU 1's
+# instructions.
+t_any_overflow_pmi() {
+	local d=/tmp/model-any.data t1=/tmp/any.t1 pid n
+	any_setup
+	# The x86 core zeroes, once per CPU, a counter its own PMU used (the
+	# NMI watchdog's) when it switches to a task that may use rdpmc, as
+	# perf record is: a first perf record takes that hit, not the one
+	# below (perf_clear_dirty_counters(), seen on 6.1: a driver matter).
+	perf record -q -o /tmp/model-any0.data -C 0 -e knc/instructions_executed/u -- true
+	start_waitloop
+	rm -f /tmp/any.fifo2
+	mkfifo /tmp/any.fifo2
+	# CPU 0's bash sleeps in read(2) for 5 s; 1 s in, a shell on CPU 1
+	# notes the time and starts the loop there. /proc/uptime is
+	# CLOCK_MONOTONIC in a guest that never suspends.
+	perf record -k monotonic -C 0 -o $d -e knc/instructions_executed,any/u -c 1000000 -- \
+		bash -c "exec 4<>/tmp/any.fifo2
+			taskset -c 1 sh -c 'sleep 1; cut -d\" \" -f1 /proc/uptime >$t1; echo' >&3 &
+			read -t 5 -u 4; wait"
+	exec 3>&-
+	wait "$pid"
+	perf script -i $d -F time,ip | tee /tmp/model-any.txt
+	# kernel addresses: taken while CPU 0 idled
+	n=$(awk -v t1="$(cat $t1)" '{ t = $1 + 0 } $2 ~ /^ffff/ && t >= t1 && t < t1 + 1.5 { n++ }
+		END { print n + 0 }' /tmp/model-any.txt)
+	echo "$n samples in CPU 0's idle time up to 1.5 s after $(cat $t1)"
+	[ "$n" -ge 1 ] || fail "no sample while CPU 1's loop ran"
+	expect_pmis_serviced
+}
+
 t_pinned_after_per_task_use() {
 	local out
 	pinned_or_reloaded "$KNC_KO"
@@ -398,6 +544,8 @@ cases=(
 	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
 	"debugfs knc_pmu/regs shows each CPU's registers, decoded|t_debugfs_regs"
+	"any (EvtSel bit 21) counts the sibling thread's instructions and injected events exactly|t_any_thread_mode"
+	"an any counter's overflow from the sibling's instructions interrupts an idle CPU|t_any_overflow_pmi"
 	"after per-task use 6.1 pins the module, 6.2+ unloads and reloads it|t_pinned_after_per_task_use"
 )
 
