@@ -106,6 +106,26 @@ t_probe_passes() {
 	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
 }
 
+# The x86 core zeroes, once per CPU, each counter its cpu PMU has used
+# when it first switches to a task that may use RDPMC (perf record maps
+# its events: knc allows RDPMC). knc_pmu.ko has it do that at load, so it
+# does not hit a live knc counter later: a CPU-wide count then jumps by
+# 2^39, its period's start.
+t_dirty_counters_cleared_at_load() {
+	local out n
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	perf stat -a -e instructions,cycles -- sleep 0.1 >/dev/null 2>&1 ||
+		fail "the cpu PMU did not count on both counters"
+	insmod "$KNC_KO"
+	out=$(mktemp)
+	pstat "$out" -C 1 -e knc/instructions_executed/u -- sh -c "taskset -c 1 $LOOP
+		taskset -c 1 perf record -q -a -o /tmp/dirty.data -e knc/data_read/ -- sleep 0.2"
+	n=$(count_of "$out" knc/instructions_executed/u)
+	[ "$n" -ge $LOOP_INSNS ] && [ "$n" -lt 10000000000 ] ||
+		fail "CPU 1's user instructions: $n (the loop alone: $LOOP_INSNS)"
+	rmmod knc_pmu
+}
+
 # One task, one perf_hw_context (6.1): made by the cpu PMU, then used by knc.
 t_shared_hw_context() {
 	local fifo=/tmp/ctxmix.fifo out=/tmp/ctxmix.out pid n lo=2000001 hi=2000100
@@ -486,11 +506,6 @@ t_any_thread_mode() {
 t_any_overflow_pmi() {
 	local d=/tmp/model-any.data t1=/tmp/any.t1 pid n
 	any_setup
-	# The x86 core zeroes, once per CPU, a counter its own PMU used (the
-	# NMI watchdog's) when it switches to a task that may use rdpmc, as
-	# perf record is: a first perf record takes that hit, not the one
-	# below (perf_clear_dirty_counters(), seen on 6.1: a driver matter).
-	perf record -q -o /tmp/model-any0.data -C 0 -e knc/instructions_executed/u -- true
 	start_waitloop
 	rm -f /tmp/any.fifo2
 	mkfifo /tmp/any.fifo2
@@ -528,6 +543,7 @@ cases=(
 	"cpu's events get a clean EBUSY while knc_pmu.ko holds the counters|t_cpu_pmu_busy_while_loaded"
 	"unload, load and count injected events exactly, 3 times|t_reload_count_exact"
 	"after unload the cpu PMU and the watchdog have the counters back|t_watchdog_back_after_unload"
+	"the cpu PMU's used counters are cleared at load, not under a live knc event|t_dirty_counters_cleared_at_load"
 	"in a task's hw context made by cpu, knc counts alone and beside task-clock|t_shared_hw_context"
 	"perf stat counts the loop's user instructions exactly|t_exact_user_instructions"
 	"perf record -c 100000 samples the loop 20 times at the next instruction|t_record_user_instructions"

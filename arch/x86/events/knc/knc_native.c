@@ -14,6 +14,8 @@
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/seq_file.h>
@@ -22,6 +24,7 @@
 #include <asm/apic.h>
 #include <asm/cpu_device_id.h>
 #include <asm/intel-family.h>
+#include <asm/mmu.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 
@@ -151,6 +154,50 @@ static void knc_native_remove(void)
 	}
 }
 
+static int knc_native_clear_dirty_fn(void *mm)
+{
+#ifdef KNC_LEAVE_MM_NO_CPU
+	leave_mm();
+#else
+	leave_mm(smp_processor_id());
+#endif
+	/* switch_mm_irqs_off() -> cr4_update_pce_mm() -> perf_clear_dirty_counters() */
+	kthread_use_mm(mm);
+	kthread_unuse_mm(mm);
+	return 0;
+}
+
+/*
+ * Before a task that may use RDPMC runs, the x86 core zeroes each counter its
+ * cpu PMU used since it last did so (perf_clear_dirty_counters(): a leak
+ * through RDPMC), once per CPU. It does not know the counters have another
+ * owner now: it would zero a live knc counter the first time a task mapping a
+ * knc event (perf record) is switched to. The NMI watchdog, stopped so that
+ * this module could load, leaves such a counter on every CPU. Have the core
+ * do it now, while no knc event exists: on each online CPU switch a kernel
+ * thread from init_mm into the loading task's mm with RDPMC allowed for a
+ * moment. The cpu PMU makes no new dirty counter while knc holds them; a CPU
+ * that is offline now keeps what it had.
+ */
+static void knc_native_clear_x86_dirty(void)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned int cpu;
+
+	if (!mm)
+		return;
+	mmap_write_lock(mm);
+	atomic_inc(&mm->context.perf_rdpmc_allowed);
+	mmap_write_unlock(mm);
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		smp_call_on_cpu(cpu, knc_native_clear_dirty_fn, mm, false);
+	cpus_read_unlock();
+	mmap_write_lock(mm);
+	atomic_dec(&mm->context.perf_rdpmc_allowed);
+	mmap_write_unlock(mm);
+}
+
 /*
  * The x86 core PMU ("cpu", arch/x86/events/intel/knc.c) drives the same
  * MSRs. Both reserve them through the NMI watchdog's allocator, so whoever
@@ -176,6 +223,7 @@ static int knc_native_probe(void)
 		pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU; modprobe knc_sim for the simulated PMU\n");
 		return -ENODEV;
 	}
+	knc_native_clear_x86_dirty();
 	knc_native_dir = debugfs_create_dir("knc_pmu", NULL);
 	debugfs_create_file("regs", 0400, knc_native_dir, NULL,
 			    &knc_native_regs_fops);
