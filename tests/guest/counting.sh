@@ -117,10 +117,7 @@ t_bad_attr_table() {
 	expect_eq "the running event's count" 777 "$(count_of "$out" knc/data_read/)"
 	expect_eq "the running event's time on a counter" 100.00 \
 		"$(awk -F'\t' '$1 == "knc/data_read/" { print $3 }' "$out")"
-	expect_eq "EvtSels read" $((2 * $(nproc))) "$(evtsels | wc -l)"
-	for sel in $(evtsels); do
-		[ $((sel & (1 << 22))) -eq 0 ] || fail "an EvtSel was left enabled: $sel"
-	done
+	expect_no_evtsel_enabled
 }
 
 # The cases above, as "name|function" lines for a suite's case list.

@@ -23,17 +23,16 @@ cd "$(dirname "$0")/../.." || exit 1
 FUZZ=build/tests/fuzz
 FUZZ_SECONDS=${KNC_FUZZ_SECONDS:-15}
 FUZZ_SEED=${KNC_FUZZ_SEED:-1}
-MODEL=tools/knc/knc-model
-LOOP=build/tests/loop
-LOOP_INSNS=2000004	# tests/guest/loop.S
 # What a kernel problem looks like in the log.
 FUZZ_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|circular locking|soft lockup|hard LOCKUP|rcu_.*stall|general protection|Call Trace'
 
 # knc-vm loads knc_sim for the simulator; on the model nothing is loaded.
 if [ -d /sys/module/knc_sim ]; then
 	backend=sim
+	. tests/guest/sim.sh
 else
 	backend=model
+	. tests/guest/qmodel.sh
 fi
 
 fuzz_reports() {
@@ -44,17 +43,15 @@ fuzz_reports() {
 # privileges under perf_event_paranoid 2, with perf's throttle as it
 # boots; no new kernel report.
 fuzz_root_and_user() {
-	local before old bin=/tmp/fuzz-nobody
+	local before bin=/tmp/fuzz-nobody
 	before=$(fuzz_reports)
 	timeout $((FUZZ_SECONDS + 120)) "$FUZZ" -s "$FUZZ_SEED" -t "$FUZZ_SECONDS" ||
 		fail "the fuzzer as root failed or hung"
 	cp "$FUZZ" $bin
 	chmod 755 $bin
-	old=$(cat /proc/sys/kernel/perf_event_paranoid)
-	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	paranoid 2
 	(cd /tmp && timeout $((FUZZ_SECONDS + 120)) $NOBODY $bin -s "$((FUZZ_SEED + 1))" \
 		-t "$FUZZ_SECONDS") || fail "the fuzzer as a user failed or hung"
-	echo "$old" >/proc/sys/kernel/perf_event_paranoid
 	if [ "$(fuzz_reports)" != "$before" ]; then
 		dmesg | grep -E -A 20 "$FUZZ_BAD" | tail -n 60
 		fail "the kernel log has new reports"
@@ -72,7 +69,7 @@ t_fuzz_without_knc() {
 }
 
 t_fuzz() {
-	local out sel
+	local out
 	if [ "$backend" = model ]; then
 		# the NMI watchdog would hold a counter
 		echo 0 >/proc/sys/kernel/nmi_watchdog
@@ -81,19 +78,14 @@ t_fuzz() {
 		knc_load
 	fi
 	fuzz_root_and_user
+	expect_no_evtsel_enabled
 	out=$(mktemp)
 	if [ "$backend" = model ]; then
-		for sel in $("$MODEL" regs | awk '{ for (i = 1; i < NF; i++)
-			if ($i ~ /^evtsel[01]$/) print $(i + 1) }'); do
-			[ $((sel & 0x400000)) -eq 0 ] || fail "an EvtSel left enabled: $sel"
-		done
 		pstat "$out" -e knc/instructions_executed/u -- $LOOP
 		expect_eq "instructions after fuzzing" $LOOP_INSNS \
 			"$(count_of "$out" knc/instructions_executed/u)"
 		return
 	fi
-	! "$KNC_SIM" regs | grep -E -q "evtsel[01]=0x[0-9a-f]*[4-7][0-9a-f]{5} " ||
-		fail "a counter was left enabled"
 	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 4321 >/dev/null
 	expect_eq "per-task count after fuzzing" 4321 "$(count_of "$out" knc/l2_read_miss/)"
 	pstat "$out" -a -e knc/data_read_miss/ -- "$KNC_SIM" inject data_read_miss 1234 >/dev/null

@@ -15,6 +15,9 @@ KNC_KO=$KNC_KO_DIR/knc_pmu.ko
 KNC_SIM_KO=$KNC_KO_DIR/knc_sim.ko
 KNC_SYSFS=/sys/bus/event_source/devices/knc
 EVOPEN=${EVOPEN:-build/tests/evopen}
+# 2000004 user instructions (tests/guest/loop.S)
+LOOP=build/tests/loop
+LOOP_INSNS=2000004
 # Run a command as a user without privileges (nobody).
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --"
 tap_n=0
@@ -127,6 +130,27 @@ perf_throttle_default() {
 fail() {
 	echo "$*"
 	return 1
+}
+
+# expect_no_evtsel_enabled: EN (bit 22) is clear in every CPU's EvtSel0
+# and EvtSel1, as the suite's evtsels (sim.sh, qmodel.sh) reads them
+expect_no_evtsel_enabled() {
+	local sel n=0
+	for sel in $(evtsels); do
+		[ $((sel & (1 << 22))) -eq 0 ] || fail "an EvtSel was left enabled: $sel"
+		n=$((n + 1))
+	done
+	expect_eq "EvtSels read" $((2 * $(nproc))) "$n"
+}
+
+# paranoid N: perf_event_paranoid is N for the rest of the running case;
+# its value before comes back when the case ends, passed or failed.
+paranoid() {
+	if [ -z "${paranoid_before:-}" ]; then
+		paranoid_before=$(cat /proc/sys/kernel/perf_event_paranoid)
+		trap 'echo "$paranoid_before" >/proc/sys/kernel/perf_event_paranoid' EXIT
+	fi
+	echo "$1" >/proc/sys/kernel/perf_event_paranoid
 }
 
 # expect_eq WHAT EXPECTED ACTUAL

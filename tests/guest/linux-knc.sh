@@ -9,17 +9,10 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib.sh
+. tests/guest/qmodel.sh
 
-MODEL=tools/knc/knc-model
-LOOP=build/tests/loop
-LOOP_INSNS=2000004	# tests/guest/loop.S
 RDPMC=build/tests/rdpmc
 CPU_SYSFS=/sys/bus/event_source/devices/cpu
-
-# model_sum FIELD: a field of `info knc-pmu`, summed over the vCPUs
-model_sum() {
-	"$MODEL" regs | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }'
-}
 
 # counts OUT EVENT: every value perf reported for EVENT, space-separated
 counts() {
@@ -128,9 +121,8 @@ t_bad_attr_table() {
 }
 
 t_papi_instructions() {
-	local old out c i prev=
-	old=$(cat /proc/sys/kernel/perf_event_paranoid)
-	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	local out c i prev=
+	paranoid 2
 	# libpfm4 takes the model for a KNC: PAPI counts through this driver
 	# (PERF_TYPE_RAW), a million loop iterations plus PAPI's own code.
 	for i in 1 2 3; do
@@ -141,7 +133,6 @@ t_papi_instructions() {
 		[ -z "$prev" ] || expect_eq "run $i, as run 1" "$prev" "$c"
 		prev=$c
 	done
-	echo "$old" >/proc/sys/kernel/perf_event_paranoid
 }
 
 cases=(

@@ -13,42 +13,13 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib.sh
+. tests/guest/qmodel.sh
 . tests/guest/counting.sh
 . tests/guest/accesses.sh
 
-MODEL=tools/knc/knc-model
-LOOP=build/tests/loop
-LOOP_INSNS=2000004	# tests/guest/loop.S
 RDPMC=build/tests/rdpmc
 WAITLOOP=build/tests/waitloop	# LOOP_INSNS once its read returns
 SPFLT=build/tests/spflt
-
-INJ=$MODEL
-real_events() {
-	"$MODEL" real "$1"
-}
-
-evtsels() {
-	"$MODEL" regs | awk '{ for (i = 1; i < NF; i++) if ($i ~ /^evtsel[01]$/) print $(i + 1) }'
-}
-
-# expect_pmis_serviced: every PMI the model raised reached the guest, and
-# the LVT performance entry is unmasked again on every CPU
-expect_pmis_serviced() {
-	expect_eq "PMIs lost to a masked LVT entry" 0 "$(model_sum pmi_lost)"
-	! "$MODEL" regs | grep -E -q "lvtpc 0x1[0-9a-f]{4}" || fail "an LVT entry was left masked"
-}
-
-# The model's PMU of vCPU $1: one field of `info knc-pmu`
-model_field() {
-	"$MODEL" regs | awk -v cpu="cpu $1:" -v f="$2" \
-		'index($0, cpu) == 1 { for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
-}
-
-# model_sum FIELD: a field of `info knc-pmu`, summed over the vCPUs
-model_sum() {
-	"$MODEL" regs | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }'
-}
 
 # pstat_cpus OUT PERF-STAT-ARGS...: perf stat -A (per CPU); OUT gets
 # "CPUn<TAB>event<TAB>value" lines

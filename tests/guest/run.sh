@@ -383,8 +383,7 @@ t_bad_config_rejected() {
 	! perf stat -e knc/event=0xcb,umask=0x100/ -- true 2>/dev/null || fail "umask 0x100 accepted"
 	! perf stat -e knc/cmask=256,event=0x16/ -- true 2>/dev/null || fail "cmask 256 accepted"
 	# Nothing was left programmed, and counting still works.
-	! "$KNC_SIM" regs | grep -E -q "evtsel[01]=0x[0-9a-f]*[4-7][0-9a-f]{5} " ||
-		fail "a counter was left enabled"
+	expect_no_evtsel_enabled
 	out=$(mktemp)
 	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 77 >/dev/null
 	expect_eq "count after errors" 77 "$(count_of "$out" knc/l2_read_miss/)"
@@ -426,15 +425,14 @@ t_bad_debugfs_input() {
 # --- PAPI ------------------------------------------------------------------
 
 t_papi_through_knc() {
-	local old out
-	old=$(cat /proc/sys/kernel/perf_event_paranoid)
+	local out
 	# Debian's default, 3: PAPI turns its perf_event component off, which
 	# is its "Component containing event is disabled".
-	echo 3 >/proc/sys/kernel/perf_event_paranoid
+	paranoid 3
 	out=$(LIBPFM_FORCE_PMU=knc papi_component_avail 2>&1)
 	echo "$out" | grep -q "Disabled: perf_event support disabled by Linux with paranoid=3" ||
 		fail "PAPI did not say paranoid 3 disables it"
-	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	paranoid 2
 	out=$(LIBPFM_FORCE_PMU=knc papi_component_avail 2>&1)
 	echo "$out" | grep -A 2 "^Name: *perf_event "
 	echo "$out" | grep -A 2 "^Name: *perf_event " | grep -q "Native: 59, .*Counters: 2" ||
@@ -445,7 +443,6 @@ t_papi_through_knc() {
 		"$(LIBPFM_FORCE_PMU=knc build/tests/papicount L2_READ_MISS inject l2_read_miss 4321)"
 	expect_eq "a user, paranoid 2" "INSTRUCTIONS_EXECUTED 0" \
 		"$(LIBPFM_FORCE_PMU=knc $NOBODY build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000)"
-	echo "$old" >/proc/sys/kernel/perf_event_paranoid
 }
 
 # --- the perf built with the KNC tables (make perf) ---------------------------
@@ -679,14 +676,13 @@ t_tracepoints() {
 }
 
 t_paranoid_2_unprivileged() {
-	local old pid evopen=/tmp/evopen-nobody
+	local pid evopen=/tmp/evopen-nobody
 	# A user without CAP_PERFMON under perf_event_paranoid 2 counts its own
 	# tasks in user mode only: nothing of the kernel's, of other CPUs' or
 	# of other users'.
 	cp "$EVOPEN" $evopen
 	chmod 755 $evopen
-	old=$(cat /proc/sys/kernel/perf_event_paranoid)
-	echo 2 >/proc/sys/kernel/perf_event_paranoid
+	paranoid 2
 	sleep 60 &
 	pid=$!
 	expect_eq "own task, user mode" ok "$($NOBODY $evopen -x kernel 0x10cb)"
@@ -699,12 +695,11 @@ t_paranoid_2_unprivileged() {
 	expect_eq "own task, any" EACCES "$($NOBODY $evopen -x kernel 0x2010cb)"
 	expect_eq "CPU-wide, any" EACCES "$($NOBODY $evopen -x kernel -c 0 0x2010cb)"
 	expect_eq "root, own task, any" ok "$($evopen 0x2010cb)"
-	echo 0 >/proc/sys/kernel/perf_event_paranoid
+	paranoid 0
 	expect_eq "paranoid 0, CPU-wide, any" ok "$($NOBODY $evopen -x kernel -c 0 0x2010cb)"
 	# A module cannot read perf_event_paranoid: per task, any stays CAP_PERFMON's.
 	expect_eq "paranoid 0, own task, any" EACCES "$($NOBODY $evopen -x kernel 0x2010cb)"
 	kill $pid
-	echo "$old" >/proc/sys/kernel/perf_event_paranoid
 }
 
 t_no_rdpmc_on_the_simulator() {
