@@ -344,6 +344,10 @@ static void knc_pmu_read(struct perf_event *event)
 /*
  * Can the event's group, with the event, be counted at once?
  * Return: 0, or -EINVAL when it cannot.
+ *
+ * Only a sibling's group is walked: perf_try_init_event() holds the
+ * group's ctx->mutex for a sibling, which for_each_sibling_event() asserts
+ * under lockdep, and a new leader has no context yet, nor siblings.
  */
 static int knc_validate_group(struct perf_event *event)
 {
@@ -355,14 +359,14 @@ static int knc_validate_group(struct perf_event *event)
 
 	if (leader->pmu == event->pmu)
 		evs[n++] = leader;
-	for_each_sibling_event(sibling, leader) {
-		if (sibling->pmu != event->pmu)
-			continue;
-		if (n == KNC_NUM_COUNTERS)
-			return -EINVAL;
-		evs[n++] = sibling;
-	}
 	if (event != leader) {
+		for_each_sibling_event(sibling, leader) {
+			if (sibling->pmu != event->pmu)
+				continue;
+			if (n == KNC_NUM_COUNTERS)
+				return -EINVAL;
+			evs[n++] = sibling;
+		}
 		if (n == KNC_NUM_COUNTERS)
 			return -EINVAL;
 		evs[n++] = event;
