@@ -64,6 +64,16 @@ t_rdpmc_from_user_space() {
 	expect_eq "rdpmc without the event" fault "$($RDPMC raw 0 || true)"
 }
 
+t_defect_rdpmc_on_a_redirected_page() {
+	local out
+	# An event whose output goes to a cpu-clock event's buffer writes its
+	# counter on that page, whose mm has no RDPMC allowed: RDPMC faults.
+	out=$($RDPMC redirect 4 0x16 || true)
+	echo "$out"
+	echo "$out" | grep -qx "cap_user_rdpmc=1 index=[12] rdpmc=fault" ||
+		fail "expected a counter offered on the page and RDPMC faulting"
+}
+
 t_injected_cache_event() {
 	local out
 	out=$(mktemp)
@@ -140,6 +150,7 @@ cases=(
 	"counter 0 counts the loop's user instructions exactly|t_counter0_exact"
 	"defect: counter 1 never counts (its EvtSel write goes to MSR 0x2a)|t_defect_counter1_never_counts"
 	"rdpmc from user space reads the model's counter|t_rdpmc_from_user_space"
+	"defect: a redirected event offers rdpmc on a page where it faults|t_defect_rdpmc_on_a_redirected_page"
 	"the cache map and raw events count injected events exactly|t_injected_cache_event"
 	"perf stat with the default events counts|t_generic_perf_stat"
 	"INIT (CPU offline and online) keeps the PMU registers|t_init_keeps_registers"

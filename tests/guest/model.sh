@@ -368,6 +368,16 @@ t_rdpmc_self_monitoring() {
 	expect_eq "rdpmc 0 after" fault "$($RDPMC raw 0 || true)"
 }
 
+t_rdpmc_not_on_a_redirected_page() {
+	local out
+	# A knc event whose output goes to a cpu-clock event's buffer writes
+	# on that page, mapped without RDPMC allowed: it must not offer its
+	# counter there (Linux's driver does; linux-knc.sh shows the fault).
+	out=$($RDPMC redirect "$(cat $KNC_SYSFS/type)" 0x16) ||
+		fail "RDPMC through the page faulted: $out"
+	expect_eq "the redirected event's page" "cap_user_rdpmc=1 index=0 rdpmc=none" "$out"
+}
+
 t_register_accesses() {
 	local table
 	table=$(ACC_SOURCE=model ACC_BESIDE_CPU_PMU=1 ACC_TYPE=$(cat $KNC_SYSFS/type) acc_table_here) ||
@@ -529,6 +539,7 @@ cases=(
 	"bad MSR writes fault and bad monitor input is refused; counting goes on|t_bad_input_rejected"
 	"a CPU comes online with its PMU reset, whatever it held|t_online_resets_the_pmu"
 	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring"
+	"no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)|t_rdpmc_not_on_a_redirected_page"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses"
 	"debugfs knc_pmu/regs shows each CPU's registers, decoded|t_debugfs_regs"
 	"any (EvtSel bit 21) counts the sibling thread's instructions and injected events exactly|t_any_thread_mode"

@@ -8,6 +8,11 @@
  *                           mmap its page, and print cap_user_rdpmc, the
  *                           counter index, and the count read both ways
  *                           (RDPMC through the page, then read())
+ *   rdpmc redirect TYPE CONFIG
+ *                           mmap a cpu-clock event's page, send TYPE/CONFIG's
+ *                           output there (PERF_EVENT_IOC_SET_OUTPUT), and
+ *                           print what the page offers and whether RDPMC
+ *                           through it faults (exit 3)
  */
 #include <linux/perf_event.h>
 #include <setjmp.h>
@@ -16,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -97,12 +103,65 @@ static int self(uint32_t type, uint64_t config)
 	return 0;
 }
 
+static int redirect(uint32_t type, uint64_t config)
+{
+	struct perf_event_attr sw = {
+		.size = sizeof(sw), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK, .exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = type, .config = config,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	struct perf_event_mmap_page *pc;
+	volatile unsigned long n;
+	uint32_t cap, idx;
+	int sw_fd, fd;
+
+	sw_fd = syscall(SYS_perf_event_open, &sw, 0, -1, -1, 0);
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (sw_fd < 0 || fd < 0) {
+		perror("perf_event_open");
+		return 1;
+	}
+	pc = mmap(NULL, 2 * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+		  MAP_SHARED, sw_fd, 0);
+	if (pc == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, sw_fd)) {
+		perror("PERF_EVENT_IOC_SET_OUTPUT");
+		return 1;
+	}
+	/* a reset updates the page, from the redirected event */
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	for (n = 0; n < 1000000; n++)
+		;
+	cap = pc->cap_user_rdpmc;
+	idx = pc->index;
+	printf("cap_user_rdpmc=%u index=%u ", cap, idx);
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(env, 1)) {
+		printf("rdpmc=fault\n");
+		return 3;
+	}
+	if (cap && idx)
+		printf("rdpmc=%llu\n", (unsigned long long)rdpmc(idx - 1));
+	else
+		printf("rdpmc=none\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "raw"))
 		return raw(strtoul(argv[2], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "self"))
 		return self(strtoul(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
-	fprintf(stderr, "usage: rdpmc raw ECX | rdpmc self TYPE CONFIG\n");
+	if (argc == 4 && !strcmp(argv[1], "redirect"))
+		return redirect(strtoul(argv[2], NULL, 0), strtoull(argv[3], NULL, 0));
+	fprintf(stderr, "usage: rdpmc raw ECX | rdpmc self TYPE CONFIG | rdpmc redirect TYPE CONFIG\n");
 	return 2;
 }

@@ -550,7 +550,8 @@ static void knc_update_pce(void *mm)
 /*
  * A task mmaps an event's page to read it with RDPMC: allow RDPMC in its
  * mm, whose context switches then keep CR4.PCE (the count is the x86
- * core's, shared with the cpu PMU's events).
+ * core's, shared with the cpu PMU's events). perf_mmap() wrote the page
+ * before the event counted as mapped, with index 0: write it again.
  */
 static void knc_pmu_event_mapped(struct perf_event *event, struct mm_struct *mm)
 {
@@ -558,6 +559,7 @@ static void knc_pmu_event_mapped(struct perf_event *event, struct mm_struct *mm)
 		return;
 	if (atomic_inc_return(&mm->context.perf_rdpmc_allowed) == 1)
 		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
+	perf_event_update_userpage(event);
 }
 
 static void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *mm)
@@ -568,10 +570,17 @@ static void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *m
 		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
 }
 
-/* Return: RDPMC's ECX plus one for the mmap page, 0 when user space may not read. */
+/*
+ * Return: RDPMC's ECX plus one for the mmap page, 0 when user space may not
+ * read. Only an event mapped itself has RDPMC allowed in the mm that reads
+ * its page: one whose output goes to another event's buffer
+ * (PERF_EVENT_IOC_SET_OUTPUT) writes on that event's page, which a task may
+ * have mapped with RDPMC still faulting.
+ */
 static int knc_pmu_event_idx(struct perf_event *event)
 {
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT) ||
+	    !atomic_read(&event->mmap_count))
 		return 0;
 	return event->hw.idx + 1;
 }
