@@ -213,7 +213,7 @@ t_per_task_isolation() {
 # spflt=1: the counter counts while USER_PREF is set, which the program
 # sets and clears with SPFLT (on the model, its CPUID stand-in).
 t_spflt_region() {
-	local out a apid p
+	local out a apid p fifo w before after
 	out=$(mktemp)
 	expect_eq "the SPFLT stand-in answers" 1 "$($SPFLT probe)"
 	pstat "$out" -i -e knc/instructions_executed,spflt=1/u,knc/instructions_executed/u -- \
@@ -221,28 +221,38 @@ t_spflt_region() {
 	expect_eq "inside the region" 2000003 "$(count_of "$out" knc/instructions_executed,spflt=1/u)"
 	[ "$(count_of "$out" knc/instructions_executed/u)" -gt 2002000 ] ||
 		fail "the plain event should count the whole program"
-	# A task asleep inside its region (nanosleep) leaves USER_PREF set on
-	# CPU 0; another task's spflt event there counts nothing, and the
-	# sleeper's region goes on when it wakes: 2N + 5 exactly.
+	# A task asleep inside its region (in read() on a FIFO) leaves
+	# USER_PREF set on CPU 0; another task's spflt event there counts
+	# nothing, and the sleeper's region goes on when a byte wakes it:
+	# 2N + 6 exactly.
 	a=$(mktemp)
+	fifo=$(mktemp -u)
+	mkfifo "$fifo"
+	exec {w}<>"$fifo"
 	pstat "$a" -i -e knc/instructions_executed,spflt=1/u -- \
-		taskset -c 0 $SPFLT sleep 1000000 6000 >/dev/null &
+		taskset -c 0 $SPFLT sleep 1000000 "$fifo" >/dev/null &
 	apid=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		p=$(pgrep -f "^$SPFLT sleep" | head -n 1)
-		[ -n "$p" ] && [ "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)" = 35 ] && break
+		before=$(cut -d' ' -f1,4 "/proc/$p/syscall" 2>/dev/null || true)
+		[ "$before" = "0 0x1" ] && break
 		sleep 0.1
 	done
-	[ -n "$p" ] || fail "the sleeper never reached its region"
 	pstat "$out" -i -e knc/instructions_executed,spflt=1/u,knc/instructions_executed/u -- \
 		taskset -c 0 $SPFLT spin 1000000
-	expect_eq "sleeper still in its region" 35 "$(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)"
+	after=$(cut -d' ' -f1,4 "/proc/$p/syscall" 2>/dev/null || true)
+	# wake it before any check can end the case
+	echo >&"$w"
 	wait "$apid"
+	exec {w}>&-
+	rm -f "$fifo"
+	expect_eq "the sleeper in read() in its region" "0 0x1" "$before"
+	expect_eq "the sleeper still there after" "0 0x1" "$after"
 	expect_eq "another task, no region of its own" 0 \
 		"$(count_of "$out" knc/instructions_executed,spflt=1/u)"
 	[ "$(count_of "$out" knc/instructions_executed/u)" -gt 2000000 ] ||
 		fail "the other task's plain event should count its loop"
-	expect_eq "the sleeper's region" 2000005 "$(count_of "$a" knc/instructions_executed,spflt=1/u)"
+	expect_eq "the sleeper's region" 2000006 "$(count_of "$a" knc/instructions_executed,spflt=1/u)"
 }
 
 t_cycles_follow_the_clock() {

@@ -10,14 +10,16 @@
  *   spflt region N     a region of 2N+3 user-mode instructions: a loop of N
  *                      (dec, jnz) and the three that clear USER_PREF; loops
  *                      of 1000 before and after it, outside
- *   spflt sleep N MS   a region of 2N+5: nanosleep(MS) (mov, syscall), the
- *                      loop of N, the clear; the task sleeps inside it
+ *   spflt sleep N FIFO a region of 2N+6: read(FIFO, 1 byte) (xor, mov, syscall),
+ *                      the loop of N, the clear; the task sleeps inside it
+ *                      until a byte is written to FIFO (opened first,
+ *                      outside the region)
  *   spflt spin N       the loop of N and no region
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define SPFLT_LEAF "0x4b4e4353"
 
@@ -37,23 +39,27 @@ static void region(unsigned long n)
 		     : "rax", "rbx", "rcx", "rdx", "r8", "cc");
 }
 
-/* The same with nanosleep(@ts) first, inside: 2n + 5 counted. */
-static void sleep_region(unsigned long n, const struct timespec *ts)
+/*
+ * The same with read(@fd, @buf, 1) first, inside: 2n + 6 counted. The task
+ * sleeps in it until a byte comes, however long the tests take meanwhile.
+ */
+static void sleep_region(unsigned long n, int fd, char *buf)
 {
 	asm volatile("mov %[n], %%r8\n\t"
-		     "mov %[ts], %%rdi\n\t"
-		     "xor %%esi, %%esi\n\t"
+		     "mov %[fd], %%edi\n\t"
+		     "mov %[buf], %%rsi\n\t"
 		     "mov $" SPFLT_LEAF ", %%eax\n\t"
 		     "mov $1, %%ecx\n\t"
-		     "cpuid\n\t"
-		     "mov $35, %%eax\n\t"	/* nanosleep */
+		     "cpuid\n\t"		/* sets EDX too */
+		     "xor %%eax, %%eax\n\t"	/* read */
+		     "mov $1, %%edx\n\t"
 		     "syscall\n\t"
 		     "1: dec %%r8\n\t"
 		     "jnz 1b\n\t"
 		     "mov $" SPFLT_LEAF ", %%eax\n\t"
 		     "xor %%ecx, %%ecx\n\t"
 		     "cpuid\n\t"
-		     : : [n] "r" (n), [ts] "r" (ts)
+		     : : [n] "r" (n), [fd] "r" (fd), [buf] "r" (buf)
 		     : "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r11",
 		       "memory", "cc");
 }
@@ -95,14 +101,19 @@ int main(int argc, char **argv)
 		region(arg(argv[2]));
 		spin(1000);
 	} else if (argc == 4 && !strcmp(argv[1], "sleep")) {
-		unsigned long ms = arg(argv[3]);
-		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+		unsigned long n = arg(argv[2]);
+		int fd = open(argv[3], O_RDONLY);
+		char c;
 
-		sleep_region(arg(argv[2]), &ts);
+		if (fd < 0) {
+			perror(argv[3]);
+			return 1;
+		}
+		sleep_region(n, fd, &c);
 	} else if (argc == 3 && !strcmp(argv[1], "spin")) {
 		spin(arg(argv[2]));
 	} else {
-		fprintf(stderr, "usage: spflt probe | region N | sleep N MS | spin N\n");
+		fprintf(stderr, "usage: spflt probe | region N | sleep N FIFO | spin N\n");
 		return 2;
 	}
 	return 0;
