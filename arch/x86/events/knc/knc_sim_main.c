@@ -122,6 +122,7 @@ static const char * const knc_sim_access_names[KNC_SIM_NR_ACCESS] = {
  * @irqoff_spans: spans with interrupts off, timed
  * @irqoff_long: spans longer than KNC_SIM_IRQOFF_GOAL_NS
  * @irqoff_max_steps: the most model steps the clock took in one span
+ * @irqoff_max_pmis: the most PMIs sent in one span
  * @access: the driver's register accesses, by kind (enum knc_sim_access),
  *	as the QEMU model counts MSR accesses: what the benchmark counts
  */
@@ -144,6 +145,7 @@ struct knc_sim_cpu {
 	unsigned long irqoff_spans;
 	unsigned long irqoff_long;
 	unsigned int irqoff_max_steps;
+	unsigned int irqoff_max_pmis;
 	unsigned long access[KNC_SIM_NR_ACCESS];
 };
 
@@ -164,19 +166,34 @@ static struct knc_sim_knob knc_sim_pmi_gap_ns = {
 static struct knc_sim_knob knc_sim_race_events = { 0, KNC_SIM_MAX_COUNT };
 static struct dentry *knc_sim_dir;
 
+/* Where a span with interrupts off began: its time and PMIs sent so far. */
+struct knc_sim_irqoff {
+	u64 start;
+	unsigned long pmis;
+};
+
+static struct knc_sim_irqoff knc_sim_irqoff_begin(const struct knc_sim_cpu *sc)
+{
+	return (struct knc_sim_irqoff){ ktime_get_ns(), sc->pmis };
+}
+
 /*
  * The simulator never waits with interrupts off: a PMI that pacing holds
  * back is sent by a timer, and an injection waits for its PMIs with
  * interrupts on. Each span with interrupts off (the clock tick, the PMI
  * timer, an injection step, the clock's catch-up before a register access)
- * is timed here; debugfs irqoff_max_ns shows the longest.
+ * is timed here, and the PMIs sent in it (each runs the driver's handler
+ * within the span) counted; debugfs regs shows the longest and the most.
  */
-static void knc_sim_irqoff_end(struct knc_sim_cpu *sc, u64 start,
+static void knc_sim_irqoff_end(struct knc_sim_cpu *sc,
+			       const struct knc_sim_irqoff *s,
 			       enum knc_sim_span where)
 {
-	u64 span = ktime_get_ns() - start;
+	u64 span = ktime_get_ns() - s->start;
 
 	sc->irqoff_spans++;
+	sc->irqoff_max_pmis = max_t(unsigned int, sc->irqoff_max_pmis,
+				    sc->pmis - s->pmis);
 	if (span > KNC_SIM_IRQOFF_GOAL_NS)
 		sc->irqoff_long++;
 	if (span > sc->irqoff_max_ns) {
@@ -246,11 +263,11 @@ static void knc_sim_raise_pmi(struct knc_sim_cpu *sc, struct pt_regs *ctx,
 static enum hrtimer_restart knc_sim_pmi_timer_fn(struct hrtimer *t)
 {
 	struct knc_sim_cpu *sc = container_of(t, struct knc_sim_cpu, pmi_timer);
-	u64 start = ktime_get_ns();
+	struct knc_sim_irqoff s = knc_sim_irqoff_begin(sc);
 
 	if (sc->pmi_pending)
 		knc_sim_send_pmi(sc);
-	knc_sim_irqoff_end(sc, start, KNC_SIM_SPAN_PMI_TIMER);
+	knc_sim_irqoff_end(sc, &s, KNC_SIM_SPAN_PMI_TIMER);
 	return HRTIMER_NORESTART;
 }
 
@@ -387,7 +404,8 @@ static u64 knc_sim_clock_next_ns(const struct knc_sim_regs *r)
 static void knc_sim_clock_catch_up(struct knc_sim_cpu *sc, bool user,
 				   struct pt_regs *ctx)
 {
-	u64 now = ktime_get_ns();
+	struct knc_sim_irqoff s = knc_sim_irqoff_begin(sc);
+	u64 now = s.start;
 	struct knc_sim_burst b = {
 		.event = KNC_SIM_CLOCK_EVENT,
 		.user = user,
@@ -400,7 +418,7 @@ static void knc_sim_clock_catch_up(struct knc_sim_cpu *sc, bool user,
 					   USEC_PER_SEC);
 	sc->clock_ns = now;
 	knc_sim_run(sc, &b, ctx);
-	knc_sim_irqoff_end(sc, now, KNC_SIM_SPAN_CLOCK);
+	knc_sim_irqoff_end(sc, &s, KNC_SIM_SPAN_CLOCK);
 }
 
 static enum hrtimer_restart knc_sim_tick(struct hrtimer *t)
@@ -653,13 +671,13 @@ static bool knc_sim_thread_count_mode(int cpu)
 static void knc_sim_sibling_burst(void *info)
 {
 	struct knc_sim_burst b = *(struct knc_sim_burst *)info;
-	u64 start = ktime_get_ns();
+	struct knc_sim_irqoff s = knc_sim_irqoff_begin(this_cpu_ptr(&knc_sim_cpu));
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
 	/* A sample goes to the task this CPU runs, as the clock's does. */
 	b.sibling = true;
 	knc_sim_run(sc, &b, current->mm ? task_pt_regs(current) : NULL);
-	knc_sim_irqoff_end(sc, start, KNC_SIM_SPAN_INJECT);
+	knc_sim_irqoff_end(sc, &s, KNC_SIM_SPAN_INJECT);
 }
 
 /*
@@ -717,18 +735,18 @@ static ssize_t knc_sim_inject_write(struct file *file, const char __user *ubuf,
 	while (b.cycles) {
 		struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
 		bool raised;
-		u64 start;
+		struct knc_sim_irqoff s;
 
 		knc_sim_pace(sc);
 		preempt_disable();
 		local_irq_save(flags);
-		start = ktime_get_ns();
+		s = knc_sim_irqoff_begin(sc);
 		sc = knc_sim_sync();
 		sc->race = &b;
 		raised = knc_sim_run_step(sc, &b, ctx, false);
 		if (!raised)
 			sc->race = NULL;
-		knc_sim_irqoff_end(sc, start, KNC_SIM_SPAN_INJECT);
+		knc_sim_irqoff_end(sc, &s, KNC_SIM_SPAN_INJECT);
 		local_irq_restore(flags);
 		if (raised) {
 			knc_sim_wait_pmi(sc);
@@ -802,11 +820,11 @@ static int knc_sim_regs_show(struct seq_file *m, void *v)
 		for (i = 0; i < KNC_SIM_NR_ACCESS; i++)
 			seq_printf(m, " %s=%lu", knc_sim_access_names[i],
 				   sc->access[i]);
-		seq_printf(m, " irqoff_max_ns=%llu irqoff_max_at=%s irqoff_spans=%lu irqoff_long=%lu irqoff_max_steps=%u",
+		seq_printf(m, " irqoff_max_ns=%llu irqoff_max_at=%s irqoff_spans=%lu irqoff_long=%lu irqoff_max_steps=%u irqoff_max_pmis=%u",
 			   sc->irqoff_max_ns,
 			   knc_sim_span_names[sc->irqoff_max_where],
 			   sc->irqoff_spans, sc->irqoff_long,
-			   sc->irqoff_max_steps);
+			   sc->irqoff_max_steps, sc->irqoff_max_pmis);
 		seq_putc(m, '\n');
 	}
 	return 0;
@@ -848,6 +866,7 @@ static int knc_sim_irqoff_set(void *data, u64 val)
 		WRITE_ONCE(sc->irqoff_spans, 0);
 		WRITE_ONCE(sc->irqoff_long, 0);
 		WRITE_ONCE(sc->irqoff_max_steps, 0);
+		WRITE_ONCE(sc->irqoff_max_pmis, 0);
 	}
 	return 0;
 }
