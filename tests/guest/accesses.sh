@@ -100,12 +100,15 @@ acc_table() {
 	read -r ACC_SWITCH ACC_SWITCH_CPU _ <<<"$r"
 	export ACC_SWITCH ACC_SWITCH_CPU
 	acc_row switch_1 "$r"
-	acc_row switch_2 "$(acc_per switch 200 400 "$e" "$e" switch)"
+	r=$(acc_per switch 200 400 "$e" "$e" switch) || return 1
+	acc_row switch_2 "$r"
 	acc_row read "$(acc_per op 200 400 "$e" read)"
 	# Between an open and its close no event exists: a switch then costs
 	# nothing, so none of the runs' switches are taken off.
 	acc_row open_close "$(ACC_SWITCH=0 ACC_SWITCH_CPU=0 acc_per op 100 200 "$e" open)"
 	acc_row pmi_1 "$(acc_per pmi "$ACC_PMI_N1" "$ACC_PMI_N2" "$e" -p "$ACC_PERIOD" "$@")"
+	# A switch of a task with two events costs what switch_2 found.
+	read -r ACC_SWITCH ACC_SWITCH_CPU _ <<<"$r"
 	acc_row pmi_2 "$(acc_per pmi "$ACC_PMI_N1" "$ACC_PMI_N2" "$e" "$e" -p "$ACC_PERIOD" "$@")"
 }
 
@@ -123,7 +126,7 @@ acc_table_here() {
 	model)
 		ACC_PERIOD=10000 ACC_PMI_N1=1000000 ACC_PMI_N2=2000000 acc_table loop ;;
 	sim)
-		ACC_PERIOD=10000 ACC_PMI_N1=100 ACC_PMI_N2=200 acc_table \
+		ACC_PERIOD=10000 ACC_PMI_N1=200 ACC_PMI_N2=400 acc_table \
 			-f /sys/kernel/debug/knc_sim/inject -l "instructions_executed 10000 user" write ;;
 	esac
 }
