@@ -81,6 +81,10 @@ build/tests/%: tests/guest/%.S
 	@mkdir -p $(@D)
 	$(CC) -nostdlib -static -o $@ $<
 
+build/tests/waitloop: tests/guest/loop.S
+	@mkdir -p $(@D)
+	$(CC) -nostdlib -static -DWAIT_STDIN -o $@ $<
+
 deps:
 	tools/knc/install-deps
 
