@@ -53,22 +53,30 @@ static int raw(uint32_t ecx)
 	return 0;
 }
 
-static int self(uint32_t type, uint64_t config)
+/* A user-mode event of this task, or -1 with the error printed. */
+static int open_user_event(uint32_t type, uint64_t config)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr), .type = type, .config = config,
 		.exclude_kernel = 1, .exclude_hv = 1,
 	};
+	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		perror("perf_event_open");
+	return fd;
+}
+
+static int self(uint32_t type, uint64_t config)
+{
 	struct perf_event_mmap_page *pc;
 	uint64_t count = 0, via_read;
 	uint32_t seq, idx = 0;
 	int fd;
 
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		perror("perf_event_open");
+	fd = open_user_event(type, config);
+	if (fd < 0)
 		return 1;
-	}
 	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
 	if (pc == MAP_FAILED) {
 		perror("mmap");
@@ -105,26 +113,15 @@ static int self(uint32_t type, uint64_t config)
 
 static int redirect(uint32_t type, uint64_t config)
 {
-	struct perf_event_attr sw = {
-		.size = sizeof(sw), .type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_CPU_CLOCK, .exclude_kernel = 1,
-		.exclude_hv = 1,
-	};
-	struct perf_event_attr attr = {
-		.size = sizeof(attr), .type = type, .config = config,
-		.exclude_kernel = 1, .exclude_hv = 1,
-	};
 	struct perf_event_mmap_page *pc;
 	volatile unsigned long n;
 	uint32_t cap, idx;
 	int sw_fd, fd;
 
-	sw_fd = syscall(SYS_perf_event_open, &sw, 0, -1, -1, 0);
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (sw_fd < 0 || fd < 0) {
-		perror("perf_event_open");
+	sw_fd = open_user_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	fd = open_user_event(type, config);
+	if (sw_fd < 0 || fd < 0)
 		return 1;
-	}
 	pc = mmap(NULL, 2 * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		  MAP_SHARED, sw_fd, 0);
 	if (pc == MAP_FAILED) {
