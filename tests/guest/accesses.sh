@@ -100,20 +100,21 @@ acc_per() {
 # -l LINE write" (injection, on the simulator); ACC_PERIOD, ACC_PMI_N1 and
 # ACC_PMI_N2 say how many PMIs each run gets.
 acc_table() {
-	local e="-e$ACC_TYPE:$ACC_EVENT" r
-	r=$(acc_per switch 200 400 "$e" switch) || return 1
-	read -r ACC_SWITCH ACC_SWITCH_CPU _ <<<"$r"
+	local e="-e$ACC_TYPE:$ACC_EVENT" sw1 sw2
+	sw1=$(acc_per switch 200 400 "$e" switch) || return 1
+	read -r ACC_SWITCH ACC_SWITCH_CPU _ <<<"$sw1"
 	export ACC_SWITCH ACC_SWITCH_CPU
-	acc_row switch_1 "$r"
-	r=$(acc_per switch 200 400 "$e" "$e" switch) || return 1
-	acc_row switch_2 "$r"
+	acc_row switch_1 "$sw1"
+	sw2=$(acc_per switch 200 400 "$e" "$e" switch) || return 1
+	acc_row switch_2 "$sw2"
 	acc_row read "$(acc_per op 200 400 "$e" read)"
-	# Between an open and its close no event exists: a switch then costs
-	# nothing, so none of the runs' switches are taken off.
+	# A switch in an open run costs a switch's accesses if the events
+	# exist at the time, none if not, and the runs cannot tell which: none
+	# are taken off. pmuops's hold and SCHED_FIFO leave none to take off.
 	acc_row open_close "$(ACC_SWITCH=0 ACC_SWITCH_CPU=0 acc_per op 100 200 "$e" open)"
 	acc_row pmi_1 "$(acc_per pmi "$ACC_PMI_N1" "$ACC_PMI_N2" "$e" -p "$ACC_PERIOD" "$@")"
 	# A switch of a task with two events costs what switch_2 found.
-	read -r ACC_SWITCH ACC_SWITCH_CPU _ <<<"$r"
+	read -r ACC_SWITCH ACC_SWITCH_CPU _ <<<"$sw2"
 	acc_row pmi_2 "$(acc_per pmi "$ACC_PMI_N1" "$ACC_PMI_N2" "$e" "$e" -p "$ACC_PERIOD" "$@")"
 }
 
