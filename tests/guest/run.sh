@@ -333,7 +333,9 @@ t_clock_model() {
 	tc=$(awk '$1 == "task-clock" { printf "%d", $2 * 1000000 }' "$out")
 	echo "sleep 1: user $u kernel $k task-clock ${tc}ns"
 	[ $(( (u + k) * 10 )) -lt $(( tc * 14 )) ] || fail "a sleeping task counted cycles beyond its CPU time"
-	[ $(( u + k )) -lt 330000000 ] || fail "sleep 1 counted more than 0.3 s of cycles"
+	# Its CPU time is short, but not on a busy host: exec over 9p took
+	# 0.43 s once. A second of cycles is the sleep itself.
+	[ $(( u + k )) -lt 1000000000 ] || fail "sleep 1 counted its second of sleep"
 }
 
 t_generic_events_without_core_pmu() {
