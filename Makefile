@@ -18,6 +18,13 @@
 #   make intree     the in-tree version: a git format-patch series against
 #                   Linux 6.1 in build/intree/series/ (tests/host/intree.t
 #                   builds a 6.1 kernel with it and runs its KUnit suites)
+#   make debug-kernel  Linux 6.1 with KASAN, lockdep, UBSAN, KUnit and the
+#                   lockup detectors (build/debug/linux; cached by content
+#                   hash under /var/cache/knc-pmu)
+#   make module-debug  knc_pmu.ko and knc_sim.ko (build/debug/knc) and the
+#                   KUnit suites as knc_kunit.ko (build/debug/kunit) for it
+#   make check-debug   the KUnit suites, the guest suite and the native
+#                   suite on the QEMU model, on the debug kernel (TAP)
 #   make perf-test  stock `perf test` in the guest without and with knc
 #                   (about an hour under TCG: not part of make check)
 #   make clean
@@ -27,6 +34,8 @@ KDIR ?= $(shell ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1
 KDIR_612 ?= $(shell ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V | tail -n 1)
 # Kbuild builds in the source directory: the 6.12 modules get a copy.
 B612 := build/6.12/knc
+BDBG := build/debug/knc
+BKUNIT := build/debug/kunit
 KNC_SRCS = $(filter-out %.mod.c,$(wildcard $(KNC)/*.[ch])) $(TBL) $(KNC)/Makefile
 PYTHON ?= python3
 KNC := arch/x86/events/knc
@@ -34,7 +43,7 @@ TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
-	intree perf-test fuzz
+	intree perf-test fuzz debug-kernel module-debug check-debug
 
 all: module module-612 tools
 
@@ -53,6 +62,17 @@ module-612:
 	@mkdir -p $(B612)
 	cp -p $(KNC_SRCS) $(B612)/
 	$(MAKE) -C $(KDIR_612) M=$(CURDIR)/$(B612) W=1 modules
+
+debug-kernel:
+	tools/knc/debug-kernel.sh
+
+# tools/knc/debug/kunit/Kbuild makes knc_kunit.ko of a copy of the sources.
+module-debug: debug-kernel
+	@mkdir -p $(BDBG) $(BKUNIT)
+	cp -p $(KNC_SRCS) $(BDBG)/
+	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BDBG) W=1 modules
+	cp -p $(KNC_SRCS) tools/knc/debug/kunit/* $(BKUNIT)/
+	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BKUNIT) W=1 modules
 
 # DKMS builds with Kbuild alone from a flat copy of the module's sources.
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
@@ -97,6 +117,13 @@ check: deps
 
 test:
 	tests/run
+
+check-debug: deps
+	$(MAKE) all
+	$(MAKE) perf
+	$(MAKE) qemu
+	$(MAKE) module-debug
+	tests/run debug-kunit debug debug-model
 
 demo: deps
 	$(MAKE) all

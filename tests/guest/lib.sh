@@ -6,9 +6,11 @@
 
 KNC_SIM=tools/knc/knc-sim
 # The modules built for the running kernel: 6.1's in the tree, 6.12's in
-# build/6.12/knc (make module-612).
+# build/6.12/knc (make module-612), the debug kernel's in build/debug/knc
+# (make module-debug).
 case $(uname -r) in
 6.12.*) KNC_KO_DIR=build/6.12/knc ;;
+*-knc-debug) KNC_KO_DIR=build/debug/knc ;;
 *) KNC_KO_DIR=arch/x86/events/knc ;;
 esac
 KNC_KO=$KNC_KO_DIR/knc_pmu.ko
@@ -182,6 +184,12 @@ inject() {
 # nsamples DATA [EVENT]: samples in a perf.data, of EVENT if given
 nsamples() {
 	perf script -i "$1" -F event 2>/dev/null | grep -c "${2:-.}" || true
+}
+
+# msr_driver: /dev/cpu/N/msr, from the msr module unless it is built in
+# (the debug kernel has no /lib/modules of its own).
+msr_driver() {
+	[ -e /dev/cpu/0/msr ] || modprobe msr
 }
 
 # msr_rw CPU MSR [VALUE]: rdmsr (printed in hex) or wrmsr through the msr

@@ -109,7 +109,7 @@ t_defect_pmis_lost() {
 }
 
 t_init_keeps_registers() {
-	modprobe msr
+	msr_driver
 	# No event uses CPU 1's counters now (the watchdog is off).
 	msr_rw 1 0x20 0x123456789a
 	msr_rw 1 0x29 0x16

@@ -313,7 +313,7 @@ t_generic_aliases_record() {
 
 t_bad_input_rejected() {
 	local msr out
-	modprobe msr
+	msr_driver
 	# Undefined MSRs of the PMU block, the read-only status and reserved
 	# bits fault (#GP, EIO from the msr driver); QEMU carries on.
 	for msr in 0x22 0x27 0x2a 0x2b 0x2d; do
@@ -341,7 +341,7 @@ t_bad_input_rejected() {
 
 t_online_resets_the_pmu() {
 	local out
-	modprobe msr
+	msr_driver
 	# No event is open. Leave values in CPU 1's PMU, as firmware or a
 	# kexec'd kernel might; INIT keeps them through offline and online
 	# (linux-knc.sh), so the driver's online callback must clear them.

@@ -24,7 +24,7 @@ if [ ! -x $CP/scripts/checkpatch.pl ]; then
 fi
 
 log=$(mktemp)
-for f in $(ls $KNC/*.[ch] | grep -v "\.mod\.c$") $KNC/Makefile; do
+for f in $(ls $KNC/*.[ch] | grep -v "\.mod\.c$") $KNC/Makefile tools/knc/debug/kunit/*.c; do
 	$CP/scripts/checkpatch.pl --no-tree --show-types --terse -f "$f" >"$log" 2>&1
 	result $? "checkpatch $f" "$log"
 done

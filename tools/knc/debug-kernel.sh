@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# debug-kernel.sh - build the debug kernel (make debug-kernel): Debian's
+# linux-source-6.1 on tinyconfig plus tools/knc/debug/debug.config (KASAN,
+# lockdep, atomic-sleep and list debugging, UBSAN, KUnit, the lockup and
+# hung-task detectors, and what a knc-vm guest needs, all built in).
+#
+# The tree is built in $KNC_CACHE/debug/KEY/linux (default KNC_CACHE
+# /var/cache/knc-pmu), KEY a hash of the config fragment, this script's
+# code and the tarball's name, size and time, and kept whole: knc_pmu.ko is built
+# against it (make module-debug) and knc-vm boots its bzImage
+# (knc-vm --debug-kernel). A second run with the same KEY only links
+# build/debug/linux to it. The two newest trees are kept. A lock in the
+# cache makes concurrent runs wait for each other. A cold build takes
+# about 15 minutes on 2 cores.
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+SCRIPT=$REPO/tools/knc/debug-kernel.sh
+FRAG=$REPO/tools/knc/debug/debug.config
+TARBALL=${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+CACHE=${KNC_CACHE:-/var/cache/knc-pmu}/debug
+JOBS=${JOBS:-$(nproc)}
+LINK=$REPO/build/debug/linux
+
+log() { printf 'debug-kernel: %s\n' "$*" >&2; }
+die() { printf 'debug-kernel: error: %s\n' "$*" >&2; exit 1; }
+
+case ${1:-} in
+-h | --help)
+	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$SCRIPT"
+	exit 0 ;;
+'') ;;
+*) die "unknown argument '$1' (see --help)" ;;
+esac
+[[ -r $TARBALL ]] || die "$TARBALL not found (apt-get install linux-source-6.1)"
+
+# Comments do not change the kernel.
+key=$( { cat "$FRAG"; grep -v '^[[:space:]]*#' "$SCRIPT"; stat -c '%n %s %Y' "$TARBALL"; } | sha256sum | cut -c1-16)
+TREE=$CACHE/$key/linux
+mkdir -p "$CACHE" "$(dirname "$LINK")"
+exec 9>"$CACHE/lock"
+if ! flock -n 9; then
+	log "waiting for another debug-kernel.sh ($CACHE/lock)"
+	flock 9
+fi
+
+if [[ ! -f $CACHE/$key/done ]]; then
+	log "building Linux 6.1 with tools/knc/debug/debug.config in $CACHE/$key (about 15 minutes; log: $CACHE/$key/build.log)"
+	rm -rf "$CACHE/$key"
+	mkdir -p "$TREE"
+	tar xf "$TARBALL" -C "$TREE" --strip-components=1
+	{
+		make -C "$TREE" ARCH=x86_64 tinyconfig &&
+			"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
+			make -C "$TREE" ARCH=x86_64 olddefconfig
+	} >"$CACHE/$key/config.log" 2>&1 || die "configuring failed: $CACHE/$key/config.log"
+	# Kconfig drops what a dependency forbids without a word.
+	missing=$(grep -E '^(# )?CONFIG_' "$FRAG" | grep -vxF -f "$TREE/.config" || true)
+	[[ -z $missing ]] || die "not in the .config: $missing"
+	start=$SECONDS
+	make -C "$TREE" ARCH=x86_64 -j"$JOBS" bzImage modules >"$CACHE/$key/build.log" 2>&1 ||
+		die "the build failed: tail $CACHE/$key/build.log"
+	echo "built $(date -u +%FT%TZ) in $((SECONDS - start)) s: $(cat "$TREE/include/config/kernel.release")" >"$CACHE/$key/done"
+	# Older trees, oldest first, all but the newest two.
+	find "$CACHE" -mindepth 2 -maxdepth 2 -name done -printf '%T@ %h\n' | sort -n |
+		head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+fi
+ln -sfn "$TREE" "$LINK"
+log "$(cat "$CACHE/$key/done") -> build/debug/linux"
