@@ -206,7 +206,8 @@ static void knc_sim_send_pmi(struct knc_sim_cpu *sc)
 {
 	sc->pmi_pending = false;
 	sc->pmis++;
-	sc->last_pmi_ns = ktime_get_ns();
+	/* Also from the PMI handler, where ktime_get_ns() may deadlock. */
+	sc->last_pmi_ns = ktime_get_mono_fast_ns();
 	apic->send_IPI_mask(cpumask_of(smp_processor_id()), NMI_VECTOR);
 }
 
