@@ -251,7 +251,7 @@ cpu0_sibling() {
 }
 
 t_thread_count_mode() {
-	local out sib ev='{knc/data_read_miss/,knc/data_read_miss,any/}' bg
+	local out sib ev='{knc/data_read_miss/,knc/data_read_miss,any/}' bg i
 	sib=$(cpu0_sibling)
 	[ -n "$sib" ] || fail "CPU 0 has no thread sibling: boot with knc-vm --threads 2"
 	out=$(mktemp)
@@ -270,7 +270,13 @@ t_thread_count_mode() {
 	# sibling's events too.
 	pstat "$out" -e "$ev" -- taskset -c 0 build/tests/busy 3 &
 	bg=$!
-	sleep 1
+	# Once busy runs, taskset has pinned it. A second was not always
+	# enough to get there (the debug kernel under TCG).
+	for i in $(seq 100); do
+		pgrep -x busy >/dev/null && break
+		sleep 0.1
+	done
+	pgrep -x busy >/dev/null || fail "busy did not start within 10 s"
 	taskset -c "$sib" "$KNC_SIM" inject data_read_miss 4000
 	wait $bg
 	expect_eq "per task, this thread" 0 "$(count_of "$out" knc/data_read_miss/)"
