@@ -14,7 +14,7 @@ KO=build/debug/kunit/knc_kunit.ko
 HOST=tests/unit/test_knc
 KTAP=/tmp/knc-kunit.ktap
 
-# The KUnit log of the load: dmesg from the first suite header on.
+# The kernel log of the load (cleared before it), without timestamps.
 t_load() {
 	[ -f "$KO" ] || fail "$KO is missing (make module-debug)"
 	[ -x "$HOST" ] || fail "$HOST is missing (make -C tests/unit)"
@@ -27,14 +27,7 @@ t_load() {
 echo "TAP version 13"
 run_case "knc_kunit.ko loads and runs its suites" t_load
 
-# KTAP: "# Subtest: SUITE", then "    ok N CASE" lines, indented once (as
-# tests/host/intree.t reads its KUnit kernel's).
-awk '
-	/^ *# Subtest: / { suite = $NF; next }
-	/^    (not )?ok [0-9]+ / && suite != "" {
-		ok = ($1 == "ok"); sub(/^ *(not )?ok [0-9]+ (- )?/, "")
-		print (ok ? "ok" : "not_ok"), suite "." $1 }' "$KTAP" 2>/dev/null |
-	sort -k2 >/tmp/knc-kunit.cases
+awk -f tests/unit/ktap-cases.awk "$KTAP" 2>/dev/null | sort -k2 >/tmp/knc-kunit.cases
 while read -r res name; do
 	tap_n=$((tap_n + 1))
 	if [ "$res" = ok ]; then

@@ -98,12 +98,8 @@ if [ $st -eq 0 ]; then
 		-append "console=ttyS0 kunit_shutdown=reboot" </dev/null >"$log.boot" 2>&1
 	make -s -C tests/unit >/dev/null &&
 		tests/unit/test_knc | sed -n 's/^ok [0-9]* - //p' | sort >"$log.host"
-	# KTAP: "# Subtest: SUITE" then "    ok N CASE" lines, indented.
-	sed -e 's/\r$//' -e 's/^\[ *[0-9.]*\] //' "$log.boot" | awk '
-		/^ *# Subtest: / { suite = $NF; next }
-		/^    (not )?ok [0-9]+ / && suite != "" {
-			ok = ($1 == "ok"); sub(/^ *(not )?ok [0-9]+ (- )?/, "")
-			print (ok ? "ok" : "not_ok"), suite "." $1 }' | sort -k2 >"$log.kunit"
+	sed -e 's/\r$//' -e 's/^\[ *[0-9.]*\] //' "$log.boot" |
+		awk -f tests/unit/ktap-cases.awk | sort -k2 >"$log.kunit"
 	while read -r res name; do
 		st=0
 		if [ "$res" != ok ]; then
