@@ -76,8 +76,9 @@ skip() {
 }
 
 # run_case NAME FUNCTION: run one case, its output becomes TAP diagnostics.
+# With KNC_TIMES set, a "# time N s" line follows each result.
 run_case() {
-	local name=$1 fn=$2 log status
+	local name=$1 fn=$2 log status t0=$SECONDS
 	log=$(mktemp)
 	tap_n=$((tap_n + 1))
 	# Not in an if: there bash would ignore set -e in the case's function.
@@ -92,6 +93,7 @@ run_case() {
 		tap_failed=$((tap_failed + 1))
 		sed 's/^/# /' "$log"
 	fi
+	[ -z "${KNC_TIMES:-}" ] || echo "# time $((SECONDS - t0)) s"
 	rm -f "$log"
 }
 
