@@ -21,8 +21,9 @@
 #   make debug-kernel  Linux 6.1 with KASAN, lockdep, UBSAN, KUnit and the
 #                   lockup detectors (build/debug/linux; cached by content
 #                   hash under /var/cache/knc-pmu)
-#   make module-debug  knc_pmu.ko and knc_sim.ko (build/debug/knc) and the
-#                   KUnit suites as knc_kunit.ko (build/debug/kunit) for it
+#   make module-debug  knc_pmu.ko and knc_sim.ko (build/debug/knc), the
+#                   KUnit suites as knc_kunit.ko (build/debug/kunit) and a
+#                   DKMS install (build/debug/dkms) for it
 #   make check-debug   the KUnit suites, the guest suite and the native
 #                   suite on the QEMU model, on the debug kernel (TAP)
 #   make perf-test  stock `perf test` in the guest without and with knc
@@ -43,7 +44,7 @@ TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
-	intree perf-test fuzz debug-kernel module-debug check-debug
+	intree perf-test fuzz debug-kernel module-debug dkms-debug check-debug
 
 all: module module-612 tools
 
@@ -67,12 +68,29 @@ debug-kernel:
 	tools/knc/debug-kernel.sh
 
 # tools/knc/debug/kunit/Kbuild makes knc_kunit.ko of a copy of the sources.
+# DKMS builds and installs the modules for the debug kernel too, in a
+# scratch tree as tests/host/dkms.t does (build/debug/dkms/root), for
+# run.sh's modprobe case there.
 module-debug: debug-kernel
 	@mkdir -p $(BDBG) $(BKUNIT)
 	cp -p $(KNC_SRCS) $(BDBG)/
 	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BDBG) W=1 modules
 	cp -p $(KNC_SRCS) tools/knc/debug/kunit/* $(BKUNIT)/
 	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BKUNIT) W=1 modules
+	$(MAKE) dkms-debug
+
+DDKMS := $(CURDIR)/build/debug/dkms
+DKMS_TREE := --sourcetree $(DDKMS)/usr/src --dkmstree $(DDKMS)/dkms --installtree $(DDKMS)/installed
+dkms-debug:
+	@rm -rf $(DDKMS) && mkdir -p $(DDKMS)/dkms
+	$(MAKE) -s dkms-src DESTDIR=$(DDKMS)
+	@kver=$$(cat build/debug/linux/include/config/kernel.release) && \
+	mkdir -p $(DDKMS)/installed/$$kver $(DDKMS)/root/lib/modules/$$kver && \
+	dkms add -m knc-pmu -v $(DKMS_VERSION) $(DKMS_TREE) >/dev/null && \
+	dkms install -m knc-pmu -v $(DKMS_VERSION) -k $$kver --kernelsourcedir $(CURDIR)/build/debug/linux \
+		--no-depmod $(DKMS_TREE) >$(DDKMS)/install.log 2>&1 && \
+	cp -a $(DDKMS)/installed/$$kver/updates $(DDKMS)/root/lib/modules/$$kver/ || \
+	{ cat $(DDKMS)/install.log; exit 1; }
 
 # DKMS builds with Kbuild alone from a flat copy of the module's sources.
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)

@@ -71,11 +71,12 @@ t_modprobe_sim() {
 	modprobe_from "$root"
 }
 
-# What tests/host/dkms.t had dkms build and install for this kernel.
+# What tests/host/dkms.t (make module-debug on the debug kernel) had dkms
+# build and install for this kernel.
 t_dkms_modprobe() {
 	local root=build/dkms/root
 	case $(uname -r) in
-	*-knc-debug) skip "dkms.t installs for Debian's kernels; the debug kernel's modules are make module-debug's" ;;
+	*-knc-debug) root=build/debug/dkms/root ;; # make module-debug's
 	esac
 	compgen -G "$root/lib/modules/$(uname -r)/updates/dkms/knc_sim.ko*" >/dev/null ||
 		fail "no DKMS install for $(uname -r) (tests/host/dkms.t makes it)"
