@@ -220,6 +220,21 @@ table_events() {
 	python3 tools/knc/gen-events.py --list-table
 }
 
+# event_pairs: the table events, two to a line where both fit on the two
+# counters at once (a counter-0-only event beside one that can use either
+# counter), so that one perf stat counts both exactly
+event_pairs() {
+	python3 tools/knc/gen-events.py --list-counters | awk -F'\t' '
+		$2 == "0" { c0[n0++] = $1; next }
+		{ any[na++] = $1 }
+		END {
+			for (i = 0; i < n0; i++)
+				print c0[i], (j < na ? any[j++] : "")
+			for (; j < na; j += 2)
+				print any[j], (j + 1 < na ? any[j + 1] : "")
+		}'
+}
+
 # pmi_irqs: the PMI row of /proc/interrupts, summed over the CPUs
 pmi_irqs() {
 	awk '$1 == "PMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts

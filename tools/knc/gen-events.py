@@ -985,11 +985,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--list-table", action="store_true",
                     help="print the sysfs names of the table events (not "
                     "the generic aliases), one per line")
+    ap.add_argument("--list-counters", action="store_true",
+                    help="print 'name<TAB>counters' for the table events: "
+                    "their sysfs names and the JSON Counter ('0' or '0,1')")
     args = ap.parse_args(argv)
     if not (args.check or args.table or args.doc or args.expect_sysfs or
-            args.list_table):
+            args.list_table or args.list_counters):
         ap.error("nothing to do: give --check, --table, --doc, "
-                 "--expect-sysfs or --list-table")
+                 "--expect-sysfs, --list-table or --list-counters")
 
     cat = load_catalog(args.events_dir)
     problems = validate(cat)
@@ -1011,6 +1014,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         sys.stdout.write(render_sysfs(cat))
     if args.list_table:
         sys.stdout.write("".join(f"{ev.sysfs}\n" for ev in table_events(cat)))
+    if args.list_counters:
+        sys.stdout.write("".join(f"{ev.sysfs}\t{ev.counter}\n"
+                                 for ev in table_events(cat)))
     return 0
 
 
