@@ -268,17 +268,19 @@ t_thread_count_mode() {
 	expect_eq "sibling's kernel events, :u" 0 "$(count_of "$out" knc/data_read_miss,any/u)"
 	expect_eq "sibling's kernel events, :k" 700 "$(count_of "$out" knc/data_read_miss,any/k)"
 	# Per task: while the task runs on CPU 0, its any event sees the
-	# sibling's events too.
-	pstat "$out" -e "$ev" -- taskset -c 0 build/tests/busy 3 &
+	# sibling's events too. busy runs until the injection is done: on
+	# the debug kernel under TCG, starting it and the injection took
+	# longer than a fixed few seconds of busy.
+	pstat "$out" -e "$ev" -- taskset -c 0 build/tests/busy 120 &
 	bg=$!
-	# Once busy runs, taskset has pinned it. A second was not always
-	# enough to get there (the debug kernel under TCG).
+	# Once busy runs, taskset has pinned it.
 	for i in $(seq 100); do
 		pgrep -x busy >/dev/null && break
 		sleep 0.1
 	done
 	pgrep -x busy >/dev/null || fail "busy did not start within 10 s"
 	taskset -c "$sib" "$KNC_SIM" inject data_read_miss 4000
+	pkill -x busy
 	wait $bg
 	expect_eq "per task, this thread" 0 "$(count_of "$out" knc/data_read_miss/)"
 	expect_eq "per task, any thread" 4000 "$(count_of "$out" knc/data_read_miss,any/)"
