@@ -40,6 +40,7 @@ SRC="$OUT/src"
 OBJ="$OUT/obj"
 LOG="$OUT/build.log"
 STAMP="$OUT/.build-stamp"
+CACHE="${KNC_CACHE:-/var/cache/knc-pmu}/perf"
 UNPACK_STAMP="$SRC/.knc-unpack-stamp"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
@@ -70,7 +71,10 @@ leave it at build/perf/perf (relative to the repository root).
 A stamp (sha256 of the JSON files, this script and the patches, plus the
 tarball's path, size and mtime) skips everything when build/perf/perf exists
 and nothing changed; when only the JSON changed the tables are re-copied and
-make runs incrementally.
+make runs incrementally. Each binary built is also kept under
+\${KNC_CACHE:-/var/cache/knc-pmu}/perf/HASH (HASH of the stamp; the three
+newest), and a clone whose stamp has one there copies it instead of
+building.
 
 Options:
   --json-dir DIR  JSON tables to build in (default tools/perf/pmu-events/knc;
@@ -79,7 +83,7 @@ Options:
   --print-deps    print the Debian build packages on one line and exit
   -h, --help      this text
 
-Environment: KNC_LINUX_TARBALL (source tarball), KNC_JSON_DIR, JOBS.
+Environment: KNC_LINUX_TARBALL (source tarball), KNC_JSON_DIR, JOBS, KNC_CACHE.
 
 Debian packages needed (installed by the top-level Makefile, not here):
   $PERF_SOURCE_PACKAGE
@@ -163,6 +167,16 @@ fi
 mkdir -p "$OUT"
 rm -f "$STAMP"
 
+# A binary built from the same stamp in another clone.
+CACHED="$CACHE/$(printf '%s\n' "$WANT_STAMP" | sha256sum | cut -c1-16)/perf"
+if [ "$FORCE" = 0 ] && [ -x "$CACHED" ]; then
+	cp -f "$CACHED" "$OUT/perf.tmp"
+	mv -f "$OUT/perf.tmp" "$OUT/perf"
+	printf '%s\n' "$WANT_STAMP" >"$STAMP"
+	log "build/perf/perf from the cache (${CACHED%/perf})"
+	exit 0
+fi
+
 # ---- 1. unpack once ----------------------------------------------------------
 
 WANT_UNPACK="$(unpack_stamp)"
@@ -235,4 +249,9 @@ grep -q "$MODEL_DIR" "$OBJ/pmu-events/pmu-events.c" ||
 cp -f "$OBJ/perf" "$OUT/perf.tmp"
 mv -f "$OUT/perf.tmp" "$OUT/perf"
 printf '%s\n' "$WANT_STAMP" >"$STAMP"
+# Into the cache; the three newest builds are kept.
+mkdir -p "${CACHED%/perf}"
+cp -f "$OBJ/perf" "$CACHED.tmp" && mv -f "$CACHED.tmp" "$CACHED"
+find "$CACHE" -mindepth 2 -maxdepth 2 -name perf -printf '%T@ %h\n' | sort -n |
+	head -n -3 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
 log "built build/perf/perf ($("$OUT/perf" --version)) in $((SECONDS - start)) s"
