@@ -25,7 +25,8 @@
 #                   KUnit suites as knc_kunit.ko (build/debug/kunit) and a
 #                   DKMS install (build/debug/dkms) for it
 #   make check-debug   the KUnit suites, the guest suite and the native
-#                   suite on the QEMU model, on the debug kernel (TAP)
+#                   suite on the QEMU model, on the debug kernel (TAP;
+#                   make check runs them too)
 #   make perf-test  stock `perf test` in the guest without and with knc
 #                   (about an hour under TCG: not part of make check)
 #   make clean
@@ -140,7 +141,6 @@ check-debug: deps
 	$(MAKE) all
 	$(MAKE) perf
 	$(MAKE) qemu
-	$(MAKE) module-debug
 	tests/run debug-kunit debug debug-model
 
 demo: deps
