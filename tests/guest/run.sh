@@ -103,15 +103,13 @@ t_rmmod_refused_with_events_open() {
 	perf stat -a -e knc/l2_read_miss/ -o /dev/null -- sleep 30 &
 	pid=$!
 	for i in $(seq 1 100); do
-		[ "$(cat /sys/module/knc_sim/refcnt)" -gt 0 ] && break
+		[ "$(cat /sys/module/knc_sim/refcnt)" -gt 0 ] && pgrep -P "$pid" -x sleep >/dev/null && break
 		sleep 0.1
 	done
-	if rmmod knc_sim; then
-		kill "$pid"
-		fail "rmmod knc_sim succeeded with an event open"
-	fi
+	rmmod knc_sim && fail "rmmod knc_sim succeeded with an event open"
 	rmmod knc_pmu && fail "rmmod knc_pmu succeeded with an event open"
-	kill -INT "$pid"
+	# perf stat ends with its workload (it ignores SIGINT until then).
+	pkill -P "$pid" -x sleep || fail "perf stat's workload is gone"
 	wait "$pid" || true
 	knc_unload
 	knc_load
