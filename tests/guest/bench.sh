@@ -55,7 +55,7 @@ if [ "$mode" = scale ]; then
 fi
 
 PIPE_LOOPS=${PIPE_LOOPS:-20000}
-PIPE_RUNS=${PIPE_RUNS:-3}
+PIPE_RUNS=${PIPE_RUNS:-9}
 
 ACC_BESIDE_CPU_PMU=0
 case $mode in
@@ -140,19 +140,29 @@ pipe_usecs() {
 	"${cmd[@]}" 2>/dev/null | awk '$2 == "usecs/op" { print $1 }'
 }
 
-# The runs alternate between the events, and each event's figure is its
-# median, so that a slow phase of the host weighs on all of them alike.
+# The runs alternate between the events, a round being one run of each,
+# so that a slow phase of the host weighs on all of them alike. An event's
+# ratio is the median over the rounds of its time over the same round's
+# time without events; and a knc event costs "no more than task-clock" in
+# a round where its time is at most task-clock's.
 declare -A usecs
-for run in $(seq "$PIPE_RUNS"); do
+for _ in $(seq "$PIPE_RUNS"); do
 	for ev in none "${events[@]}"; do
 		usecs[$ev]+="$(pipe_usecs "$ev") "
 	done
-	: "$run"
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-base=$(median <<<"${usecs[none]}")
-printf 'pipe_usecs_none %.1f\n' "$base"
+printf 'pipe_usecs_none %.1f\n' "$(median <<<"${usecs[none]}")"
+echo "pipe_rounds $PIPE_RUNS"
+read -r -a none <<<"${usecs[none]}"
+read -r -a tclk <<<"${usecs[${events[0]}]}"
 for i in "${!events[@]}"; do
-	m=$(median <<<"${usecs[${events[$i]}]}")
-	echo "pipe_ratio_${labels[$i]} $(awk -v m="$m" -v b="$base" 'BEGIN { printf "%.2f\n", m / b }')"
+	read -r -a t <<<"${usecs[${events[$i]}]}"
+	for r in "${!t[@]}"; do
+		awk -v m="${t[$r]}" -v b="${none[$r]}" 'BEGIN { print m / b }'
+	done | median | awk -v l="${labels[$i]}" '{ printf "pipe_ratio_%s %.2f\n", l, $1 }'
+	[ "$i" -gt 0 ] || continue
+	for r in "${!t[@]}"; do
+		awk -v m="${t[$r]}" -v c="${tclk[$r]}" 'BEGIN { print (m <= c) }'
+	done | awk -v l="${labels[$i]}" '{ n += $1 } END { print "pipe_le_task_clock_" l, n + 0 }'
 done
