@@ -286,10 +286,13 @@ static void knc_event_move(struct knc_cpu_hw *cpuc, struct perf_event *event,
 		knc_pmu_start(event, PERF_EF_RELOAD);
 }
 
-static int knc_pmu_add(struct perf_event *event, int flags)
+/*
+ * No counter the event may use is free: find the assignment of the events
+ * on the counters and this one that moves the fewest, and move them.
+ * Return: the event's counter, or -EAGAIN.
+ */
+static int knc_add_reassign(struct knc_cpu_hw *cpuc, struct perf_event *event)
 {
-	struct knc_pmu *kp = to_knc_pmu(event->pmu);
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 	struct perf_event *evs[KNC_NUM_COUNTERS];
 	int hint[KNC_NUM_COUNTERS], assign[KNC_NUM_COUNTERS];
 	u8 cntmask[KNC_NUM_COUNTERS];
@@ -314,9 +317,30 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	for (i = 0; i < n - 1; i++)
 		if (assign[i] != hint[i])
 			knc_event_move(cpuc, evs[i], assign[i]);
+	return assign[n - 1];
+}
 
-	event->hw.idx = assign[n - 1];
-	cpuc->events[event->hw.idx] = event;
+static int knc_pmu_add(struct perf_event *event, int flags)
+{
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
+	unsigned long free = knc_event_cntmask(event);
+	int i, idx;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+		if (cpuc->events[i])
+			free &= ~BIT(i);
+	/*
+	 * The lowest free counter the event may use moves nothing, as
+	 * knc_assign() would choose; it is the common case of every context
+	 * switch, and the search costs more than the rest of add().
+	 */
+	idx = free ? __ffs(free) : knc_add_reassign(cpuc, event);
+	if (idx < 0)
+		return idx;
+
+	event->hw.idx = idx;
+	cpuc->events[idx] = event;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (knc_event_spflt(event))
 		knc_spflt_restore(kp->ops, cpuc, event);
