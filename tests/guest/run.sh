@@ -106,7 +106,10 @@ t_rmmod_refused_with_events_open() {
 		[ "$(cat /sys/module/knc_sim/refcnt)" -gt 0 ] && pgrep -P "$pid" -x sleep >/dev/null && break
 		sleep 0.1
 	done
-	rmmod knc_sim && fail "rmmod knc_sim succeeded with an event open"
+	if rmmod knc_sim; then
+		kill "$pid"
+		fail "rmmod knc_sim succeeded with an event open"
+	fi
 	rmmod knc_pmu && fail "rmmod knc_pmu succeeded with an event open"
 	# perf stat ends with its workload (it ignores SIGINT until then).
 	pkill -P "$pid" -x sleep || fail "perf stat's workload is gone"
