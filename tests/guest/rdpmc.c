@@ -111,12 +111,26 @@ static int self(uint32_t type, uint64_t config)
 	return 0;
 }
 
+/* RDPMC through a page that offers counter IDX - 1, if it does. */
+static int rdpmc_offered(uint32_t cap, uint32_t idx)
+{
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(env, 1)) {
+		printf("rdpmc=fault\n");
+		return 3;
+	}
+	if (cap && idx)
+		printf("rdpmc=%llu\n", (unsigned long long)rdpmc(idx - 1));
+	else
+		printf("rdpmc=none\n");
+	return 0;
+}
+
 static int redirect(uint32_t type, uint64_t config)
 {
 	struct perf_event_mmap_page *pc;
-	volatile unsigned long n;
-	uint32_t cap, idx;
-	int sw_fd, fd;
+	uint32_t cap = 0, idx = 0, seq;
+	int sw_fd, fd, tries;
 
 	sw_fd = open_user_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 	fd = open_user_event(type, config);
@@ -132,23 +146,26 @@ static int redirect(uint32_t type, uint64_t config)
 		perror("PERF_EVENT_IOC_SET_OUTPUT");
 		return 1;
 	}
-	/* a reset updates the page, from the redirected event */
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	for (n = 0; n < 1000000; n++)
-		;
-	cap = pc->cap_user_rdpmc;
-	idx = pc->index;
-	printf("cap_user_rdpmc=%u index=%u ", cap, idx);
-	signal(SIGSEGV, on_segv);
-	if (sigsetjmp(env, 1)) {
-		printf("rdpmc=fault\n");
-		return 3;
+	/*
+	 * A reset updates the page from the redirected event. A context
+	 * switch after it lets the cpu-clock event's add() write the page
+	 * last (cap_user_rdpmc=0): read again until the redirected event's write is
+	 * the one seen.
+	 */
+	for (tries = 0; tries < 100; tries++) {
+		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+		do {
+			seq = pc->lock;
+			asm volatile("" ::: "memory");
+			cap = pc->cap_user_rdpmc;
+			idx = pc->index;
+			asm volatile("" ::: "memory");
+		} while (pc->lock != seq);
+		if (cap)
+			break;
 	}
-	if (cap && idx)
-		printf("rdpmc=%llu\n", (unsigned long long)rdpmc(idx - 1));
-	else
-		printf("rdpmc=none\n");
-	return 0;
+	printf("cap_user_rdpmc=%u index=%u ", cap, idx);
+	return rdpmc_offered(cap, idx);
 }
 
 int main(int argc, char **argv)
