@@ -189,7 +189,8 @@ static void knc_event_update(const struct knc_hw_ops *ops,
 }
 
 /*
- * Program the counter to overflow at the end of the period.
+ * Program the counter to overflow at the end of the period. The caller
+ * publishes the new prev_count (perf_event_update_userpage()).
  * Return: true when a sampling period elapsed.
  */
 static bool knc_event_set_period(const struct knc_hw_ops *ops,
@@ -205,7 +206,6 @@ static bool knc_event_set_period(const struct knc_hw_ops *ops,
 	local64_set(&hwc->period_left, left);
 	local64_set(&hwc->prev_count, knc_prev_count(start));
 	ops->write_counter(hwc->idx, start);
-	perf_event_update_userpage(event);
 	return elapsed;
 }
 
@@ -345,8 +345,9 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	if (knc_event_spflt(event))
 		knc_spflt_restore(kp->ops, cpuc, event);
 	if (flags & PERF_EF_START)
-		knc_pmu_start(event, PERF_EF_RELOAD);
-	perf_event_update_userpage(event);
+		knc_pmu_start(event, PERF_EF_RELOAD);	/* publishes */
+	else
+		perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -627,7 +628,7 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	struct knc_cpu_hw *cpuc;
 	struct pt_regs *sregs;
 	unsigned long status;
-	bool stopped;
+	bool stopped, elapsed;
 	int idx;
 
 	if (!kp)
@@ -651,8 +652,10 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
 		knc_event_update(ops, event);
+		elapsed = knc_event_set_period(ops, event);
+		perf_event_update_userpage(event);
 		/* Counting events, and pieces of long periods, end here. */
-		if (!knc_event_set_period(ops, event) || !is_sampling_event(event))
+		if (!elapsed || !is_sampling_event(event))
 			continue;
 		perf_sample_data_init(&data, 0, event->hw.last_period);
 		if (knc_overflow(event, &data, sregs))
