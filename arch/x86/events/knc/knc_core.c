@@ -193,8 +193,8 @@ static void knc_event_update(const struct knc_hw_ops *ops,
  * publishes the new prev_count (perf_event_update_userpage()).
  * Return: true when a sampling period elapsed.
  */
-static bool knc_event_set_period(const struct knc_hw_ops *ops,
-				 struct perf_event *event)
+static __always_inline bool knc_event_set_period(const struct knc_hw_ops *ops,
+						 struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	s64 left = local64_read(&hwc->period_left);
@@ -222,10 +222,10 @@ static bool knc_event_set_period(const struct knc_hw_ops *ops,
  * a core PMU a group's events start a few hundred kernel instructions
  * apart (nothing for user-mode events).
  */
-static void knc_pmu_start(struct perf_event *event, int flags)
+static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
+					    struct knc_cpu_hw *cpuc,
+					    struct perf_event *event, int flags)
 {
-	struct knc_pmu *kp = to_knc_pmu(event->pmu);
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
@@ -244,10 +244,17 @@ static void knc_pmu_start(struct perf_event *event, int flags)
 	perf_event_update_userpage(event);
 }
 
-static void knc_pmu_stop(struct perf_event *event, int flags)
+static void knc_pmu_start(struct perf_event *event, int flags)
 {
 	struct knc_pmu *kp = to_knc_pmu(event->pmu);
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
+
+	__knc_pmu_start(kp, this_cpu_ptr(kp->cpu_hw), event, flags);
+}
+
+static __always_inline void __knc_pmu_stop(struct knc_pmu *kp,
+					   struct knc_cpu_hw *cpuc,
+					   struct perf_event *event, int flags)
+{
 	struct hw_perf_event *hwc = &event->hw;
 	bool running = !(hwc->state & PERF_HES_STOPPED);
 
@@ -271,6 +278,13 @@ static void knc_pmu_stop(struct perf_event *event, int flags)
 				       KNC_CNTVAL_MASK);
 }
 
+static void knc_pmu_stop(struct perf_event *event, int flags)
+{
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
+
+	__knc_pmu_stop(kp, this_cpu_ptr(kp->cpu_hw), event, flags);
+}
+
 /* Move a scheduled event to another counter, keeping its count. */
 static void knc_event_move(struct knc_cpu_hw *cpuc, struct perf_event *event,
 			   int to)
@@ -289,9 +303,11 @@ static void knc_event_move(struct knc_cpu_hw *cpuc, struct perf_event *event,
 /*
  * No counter the event may use is free: find the assignment of the events
  * on the counters and this one that moves the fewest, and move them.
+ * Out of line: its arrays would cost add() a stack frame and canary.
  * Return: the event's counter, or -EAGAIN.
  */
-static int knc_add_reassign(struct knc_cpu_hw *cpuc, struct perf_event *event)
+static noinline int knc_add_reassign(struct knc_cpu_hw *cpuc,
+				     struct perf_event *event)
 {
 	struct perf_event *evs[KNC_NUM_COUNTERS];
 	int hint[KNC_NUM_COUNTERS], assign[KNC_NUM_COUNTERS];
@@ -345,7 +361,7 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	if (knc_event_spflt(event))
 		knc_spflt_restore(kp->ops, cpuc, event);
 	if (flags & PERF_EF_START)
-		knc_pmu_start(event, PERF_EF_RELOAD);	/* publishes */
+		__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD); /* publishes */
 	else
 		perf_event_update_userpage(event);
 	return 0;
@@ -353,9 +369,10 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 
 static void knc_pmu_del(struct perf_event *event, int flags)
 {
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(to_knc_pmu(event->pmu)->cpu_hw);
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 
-	knc_pmu_stop(event, PERF_EF_UPDATE);
+	__knc_pmu_stop(kp, cpuc, event, PERF_EF_UPDATE);
 	cpuc->events[event->hw.idx] = NULL;
 	event->hw.idx = -1;
 	perf_event_update_userpage(event);
