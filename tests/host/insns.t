@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host test (TAP version 13): the kernel instructions a knc event costs a
+# context switch, counted exactly by tools/knc/insncount (single-stepping
+# in the QEMU model under Linux 6.12, through QEMU's gdbstub): task-clock
+# on CPU 0, knc's l2_read_miss on CPU 1. Like the register accesses that
+# model.sh asserts, the count does not depend on the machine; a change
+# that lengthens the hot path fails here until its budget is raised on
+# purpose.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+
+# knc_pmu_add() + knc_pmu_del(): 321 on 2026-11-25 (Debian's gcc 12)
+ADD_DEL_BUDGET=330
+
+echo "TAP version 13"
+echo "1..3"
+out=$(tools/knc/insncount --hits 6 2>&1)
+status=$?
+printf '# %s\n' "${out//$'\n'/$'\n'# }"
+if [ $status -ne 0 ]; then
+	for i in 1 2 3; do echo "not ok $i - tools/knc/insncount failed"; done
+	exit 1
+fi
+# cnt FUNC@CPU: the count of its calls; "" if they differ
+cnt() {
+	echo "$out" | awk -v f="$1" '$1 == f { for (i = 3; i <= NF; i++) if ($i != $2) exit; print $2 }'
+}
+# most FUNC@CPU: the commonest count of its calls (insncount counts the
+# sched hooks of the tasks with events only)
+most() {
+	echo "$out" | awk -v f="$1" '$1 == f {
+		for (i = 2; i <= NF; i++) n[$i]++
+		for (v in n) if (n[v] > best) { best = n[v]; mode = v }
+		print mode }'
+}
+
+add=$(cnt knc_pmu_add@1) del=$(cnt knc_pmu_del@1)
+if [ -n "$add" ] && [ -n "$del" ]; then
+	echo "ok 1 - a knc event's add() and del() take one path at every switch ($add and $del)"
+else
+	echo "not ok 1 - a knc event's add() and del() take one path at every switch"
+fi
+
+if [ -n "$add" ] && [ -n "$del" ] && [ $((add + del)) -le $ADD_DEL_BUDGET ]; then
+	echo "ok 2 - add() and del() of a switch take $((add + del)) kernel instructions, at most $ADD_DEL_BUDGET"
+else
+	echo "not ok 2 - add() and del() of a switch take $((add + del)) kernel instructions, over $ADD_DEL_BUDGET"
+fi
+
+core() {	# core CPU ADD DEL: the perf core's own share of a switch
+	echo $(($(most "__perf_event_task_sched_out@$1") + $(most "__perf_event_task_sched_in@$1") - $2 - $3))
+}
+tc_add=$(cnt task_clock_event_add@0) tc_del=$(cnt task_clock_event_del@0)
+if [ -n "$tc_add" ] && [ -n "$tc_del" ] && [ -n "$add" ] && [ -n "$del" ]; then
+	knc_core=$(core 1 "$add" "$del") tc_core=$(core 0 "$tc_add" "$tc_del")
+	diff=$((knc_core - tc_core))
+	if [ ${diff#-} -le 16 ]; then
+		echo "ok 3 - the perf core spends as much on a knc event's switch as on task-clock's ($knc_core, $tc_core): the rest is the driver's"
+	else
+		echo "not ok 3 - the perf core spends $knc_core instructions on a knc event's switch, $tc_core on task-clock's"
+	fi
+else
+	echo "not ok 3 - no counts of task-clock's switch"
+fi
