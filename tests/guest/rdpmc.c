@@ -42,14 +42,25 @@ static uint64_t rdpmc(uint32_t ecx)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static int raw(uint32_t ecx)
+/* RDPMC with ECX into *VAL; -1 if it faulted (SIGSEGV). */
+static int try_rdpmc(uint32_t ecx, uint64_t *val)
 {
 	signal(SIGSEGV, on_segv);
-	if (sigsetjmp(env, 1)) {
+	if (sigsetjmp(env, 1))
+		return -1;
+	*val = rdpmc(ecx);
+	return 0;
+}
+
+static int raw(uint32_t ecx)
+{
+	uint64_t val;
+
+	if (try_rdpmc(ecx, &val)) {
 		printf("fault\n");
 		return 3;
 	}
-	printf("%llu\n", (unsigned long long)rdpmc(ecx));
+	printf("%llu\n", (unsigned long long)val);
 	return 0;
 }
 
@@ -82,20 +93,19 @@ static int self(uint32_t type, uint64_t config)
 		perror("mmap");
 		return 1;
 	}
-	signal(SIGSEGV, on_segv);
-	if (sigsetjmp(env, 1)) {
-		printf("fault\n");
-		return 3;
-	}
 	do {
 		seq = pc->lock;
 		asm volatile("" ::: "memory");
 		idx = pc->index;
 		count = pc->offset;
 		if (pc->cap_user_rdpmc && idx) {
-			uint64_t c = rdpmc(idx - 1);
 			unsigned int w = pc->pmc_width;
+			uint64_t c;
 
+			if (try_rdpmc(idx - 1, &c)) {
+				printf("fault\n");
+				return 3;
+			}
 			c <<= 64 - w;
 			count += (int64_t)c >> (64 - w);
 		}
@@ -111,26 +121,12 @@ static int self(uint32_t type, uint64_t config)
 	return 0;
 }
 
-/* RDPMC through a page that offers counter IDX - 1, if it does. */
-static int rdpmc_offered(uint32_t cap, uint32_t idx)
-{
-	signal(SIGSEGV, on_segv);
-	if (sigsetjmp(env, 1)) {
-		printf("rdpmc=fault\n");
-		return 3;
-	}
-	if (cap && idx)
-		printf("rdpmc=%llu\n", (unsigned long long)rdpmc(idx - 1));
-	else
-		printf("rdpmc=none\n");
-	return 0;
-}
-
 static int redirect(uint32_t type, uint64_t config)
 {
 	struct perf_event_mmap_page *pc;
 	uint32_t cap = 0, idx = 0, seq;
 	int sw_fd, fd, tries;
+	uint64_t val;
 
 	sw_fd = open_user_event(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 	fd = open_user_event(type, config);
@@ -149,8 +145,8 @@ static int redirect(uint32_t type, uint64_t config)
 	/*
 	 * A reset updates the page from the redirected event. A context
 	 * switch after it lets the cpu-clock event's add() write the page
-	 * last (cap_user_rdpmc=0): read again until the redirected event's write is
-	 * the one seen.
+	 * last (cap_user_rdpmc=0): read again until the redirected event's
+	 * write is the one seen.
 	 */
 	for (tries = 0; tries < 100; tries++) {
 		ioctl(fd, PERF_EVENT_IOC_RESET, 0);
@@ -165,7 +161,16 @@ static int redirect(uint32_t type, uint64_t config)
 			break;
 	}
 	printf("cap_user_rdpmc=%u index=%u ", cap, idx);
-	return rdpmc_offered(cap, idx);
+	if (!cap || !idx) {
+		printf("rdpmc=none\n");
+		return 0;
+	}
+	if (try_rdpmc(idx - 1, &val)) {
+		printf("rdpmc=fault\n");
+		return 3;
+	}
+	printf("rdpmc=%llu\n", (unsigned long long)val);
+	return 0;
 }
 
 int main(int argc, char **argv)
