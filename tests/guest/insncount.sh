@@ -13,12 +13,11 @@ cd "$(dirname "$0")/../.." || exit 1
 
 mode=${1:-knc} port=${2:-12345} hold=${3:-900}
 case $mode in
-knc) echo 0 >/proc/sys/kernel/nmi_watchdog
-	type=$(cat "$KNC_SYSFS/type") ;;
-linux) echo 0 >/proc/sys/kernel/nmi_watchdog
-	type=4 ;;	# PERF_TYPE_RAW: Linux's knc.c, the cpu PMU
+knc) type=$(cat "$KNC_SYSFS/type") ;;
+linux) type=4 ;;	# PERF_TYPE_RAW: Linux's knc.c, the cpu PMU
 *) echo "usage: insncount.sh knc|linux PORT SECONDS" >&2; exit 2 ;;
 esac
+echo 0 >/proc/sys/kernel/nmi_watchdog
 echo "insncount: kallsyms begin"
 grep -E ' [tT] ' /proc/kallsyms | gzip -1 | base64 -w 0
 echo

@@ -24,16 +24,11 @@ if [ $status -ne 0 ]; then
 fi
 # cnt FUNC@CPU: the count of its calls; "" if they differ
 cnt() {
-	echo "$out" | awk -v f="$1" '$1 == f { for (i = 3; i <= NF; i++) if ($i != $2) exit; print $2 }'
+	echo "$out" | awk -v f="$1" '$1 == f { for (i = 4; i <= NF; i++) if ($i != $2) exit; print $2 }'
 }
 # most FUNC@CPU: the commonest count of its calls (insncount counts the
 # sched hooks of the tasks with events only)
-most() {
-	echo "$out" | awk -v f="$1" '$1 == f {
-		for (i = 2; i <= NF; i++) n[$i]++
-		for (v in n) if (n[v] > best) { best = n[v]; mode = v }
-		print mode }'
-}
+most() { echo "$out" | awk -v f="$1" '$1 == f { print $2 }'; }
 
 add=$(cnt knc_pmu_add@1) del=$(cnt knc_pmu_del@1)
 if [ -n "$add" ] && [ -n "$del" ]; then
