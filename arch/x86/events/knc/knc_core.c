@@ -244,10 +244,33 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 	perf_event_update_userpage(event);
 }
 
+/* hw_perf_event::interrupts of a throttled event: MAX_INTERRUPTS in core.c */
+#define KNC_THROTTLED (~0ULL)
+
+/*
+ * perf core unthrottles an event from the tick: it clears the mark, then
+ * calls start(). Nothing gates the PMU during the tick (no pmu_disable),
+ * so a PMI may throttle an event between the tick's unthrottle test and
+ * its frequency adjustment's stop() and start(PERF_EF_RELOAD);
+ * perf_adjust_period() in the PMI's own perf_event_overflow() restarts a
+ * throttled event too. Started there, the event would count on while
+ * marked throttled, and the next tick's start() would find it running.
+ * A throttled event takes its new period but stays stopped until perf
+ * core clears the mark. add() needs no test: event_sched_in() clears it.
+ */
 static void knc_pmu_start(struct perf_event *event, int flags)
 {
 	struct knc_pmu *kp = to_knc_pmu(event->pmu);
 
+	if (unlikely(event->hw.interrupts == KNC_THROTTLED)) {
+		if (WARN_ON_ONCE(!(event->hw.state & PERF_HES_STOPPED)))
+			return;
+		if (flags & PERF_EF_RELOAD) {
+			knc_event_set_period(kp->ops, event);
+			perf_event_update_userpage(event);
+		}
+		return;
+	}
 	__knc_pmu_start(kp, this_cpu_ptr(kp->cpu_hw), event, flags);
 }
 
