@@ -112,7 +112,7 @@ t_hotplug_other_cpu() {
 }
 
 t_bad_attr_table() {
-	local out tap=/tmp/badattr.tap sel
+	local out tap=/tmp/badattr.tap
 	out=$(mktemp)
 	# Every row of the bad-input table (Documentation/knc-pmu.rst), while
 	# another event counts this task: each fails as the table says, takes
@@ -130,6 +130,7 @@ t_bad_attr_table() {
 }
 
 # The cases above, as "name|function" lines for a suite's case list.
+# shellcheck disable=SC2034 # the suites that source this file use it
 COUNTING_CASES=(
 	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
 	"each of the 59 events counts its own injection exactly|t_exact_every_event"

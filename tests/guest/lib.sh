@@ -103,6 +103,7 @@ run_case() {
 run_cases() {
 	local c name fn
 	echo "TAP version 13"
+	# shellcheck disable=SC2154 # the suite sets cases
 	for c in "${cases[@]}"; do
 		name=${c%%|*}
 		fn=${c##*|}

@@ -24,7 +24,12 @@ if [ ! -x $CP/scripts/checkpatch.pl ]; then
 fi
 
 log=$(mktemp)
-for f in $(ls $KNC/*.[ch] | grep -v "\.mod\.c$") $KNC/Makefile tools/knc/debug/kunit/*.c; do
+# The driver's sources, without what Kbuild generates.
+srcs=()
+for f in $KNC/*.[ch]; do
+	[[ $f == *.mod.c ]] || srcs+=("$f")
+done
+for f in "${srcs[@]}" $KNC/Makefile tools/knc/debug/kunit/*.c; do
 	$CP/scripts/checkpatch.pl --no-tree --show-types --terse -f "$f" >"$log" 2>&1
 	result $? "checkpatch $f" "$log"
 done
@@ -42,7 +47,7 @@ build_clean() {
 build_clean "$KDIR" $KNC "W=1 C=2 (sparse) build against $(basename "$(dirname "$KDIR")") is warning-free"
 # 6.12: a copy of the sources, as Kbuild builds in the source directory.
 rm -rf build/style-6.12 && mkdir -p build/style-6.12
-cp $(ls $KNC/*.[ch] | grep -v "\.mod\.c$") $KNC/*.tbl $KNC/Makefile build/style-6.12/
+cp "${srcs[@]}" $KNC/*.tbl $KNC/Makefile build/style-6.12/
 build_clean "$KDIR_612" build/style-6.12 "W=1 C=2 (sparse) build against $(basename "$(dirname "$KDIR_612")") is warning-free"
 rm -f "$log" "$log.w"
 

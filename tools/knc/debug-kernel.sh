@@ -47,6 +47,7 @@ fi
 
 if [[ ! -f $CACHE/$key/done ]]; then
 	log "building Linux 6.1 with tools/knc/debug/debug.config in $CACHE/$key (about 15 minutes; log: $CACHE/$key/build.log)"
+	# shellcheck disable=SC2115 # neither is ever empty
 	rm -rf "$CACHE/$key"
 	mkdir -p "$TREE"
 	tar xf "$TARBALL" -C "$TREE" --strip-components=1
@@ -63,6 +64,7 @@ if [[ ! -f $CACHE/$key/done ]]; then
 		die "the build failed: tail $CACHE/$key/build.log"
 	echo "built $(date -u +%FT%TZ) in $((SECONDS - start)) s: $(cat "$TREE/include/config/kernel.release")" >"$CACHE/$key/done"
 	# Older trees, oldest first, all but the newest two.
+	# shellcheck disable=SC1010 # -name done: the file's name
 	find "$CACHE" -mindepth 2 -maxdepth 2 -name done -printf '%T@ %h\n' | sort -n |
 		head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
 fi
