@@ -35,11 +35,12 @@ else
 	. tests/guest/qmodel.sh
 fi
 
-# A PMI costs a millisecond of host time under TCG, not a microsecond, and
-# knc's handler cannot report its time to perf's adaptive throttle
-# (perf_sample_event_took() is not exported): at the boot rate, 400 PMIs a
-# tick, a storm of tiny periods held the fuzzer as a user past its alarm.
-# Four a tick (perf_event_max_sample_rate 1000) still throttles every storm.
+# A PMI costs a millisecond of host time under TCG, not a microsecond: at
+# the boot rate, 400 PMIs a tick, a storm of tiny periods held the fuzzer
+# as a user past its alarm (when knc's handler did not yet report its time
+# to perf's adaptive throttle, which lowers the rate only after a storm's
+# first hundred PMIs). Four a tick (perf_event_max_sample_rate 1000) still
+# throttles every storm.
 echo 1000 >/proc/sys/kernel/perf_event_max_sample_rate
 
 fuzz_reports() {

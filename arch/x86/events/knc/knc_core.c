@@ -17,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -41,6 +42,9 @@ typedef int (*knc_overflow_fn)(struct perf_event *event,
 			       struct pt_regs *regs);
 /* perf_event_overflow(), or NULL: the PMU then counts only. */
 static knc_overflow_fn knc_overflow;
+typedef void (*knc_took_fn)(u64 sample_len_ns);
+/* perf_sample_event_took(), or NULL: perf's throttle sees no PMI's time. */
+static knc_took_fn knc_took;
 
 /**
  * struct knc_cpu_hw - per-CPU driver state
@@ -658,7 +662,9 @@ static int knc_pmu_event_idx(struct perf_event *event)
  * slip in between reading and clearing (its PMI would find the entry
  * masked), so the status needs no second read; one that comes after the
  * restart raises a PMI of its own. An NMI that finds no status bit set is
- * not ours: NMI_DONE.
+ * not ours: NMI_DONE. As the x86 core does, the handler reports its time
+ * to perf, which lowers perf_event_max_sample_rate when PMIs take more
+ * than perf_cpu_time_max_percent of the CPU.
  */
 static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
@@ -669,10 +675,13 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	struct pt_regs *sregs;
 	unsigned long status;
 	bool stopped, elapsed;
+	u64 start = 0;
 	int idx;
 
 	if (!kp)
 		return NMI_DONE;
+	if (knc_took)
+		start = sched_clock();
 	ops = kp->ops;
 	cpuc = this_cpu_ptr(kp->cpu_hw);
 	stopped = cpuc->running;
@@ -705,7 +714,11 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 out:
 	if (stopped)
 		ops->write_global_ctrl(KNC_COUNTERS_MASK);
-	return status ? hweight_long(status) : NMI_DONE;
+	if (!status)
+		return NMI_DONE;
+	if (knc_took)
+		knc_took(sched_clock() - start);
+	return hweight_long(status);
 }
 
 static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
@@ -938,24 +951,28 @@ EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
 
 /*
  * perf_event_overflow() hands a sample to perf core, but Linux 6.1 does not
- * export it (nor perf_event_output()) to modules. kallsyms_lookup_name() is
- * not exported either, but a kprobe on it reveals its address, and it finds
- * perf_event_overflow(). The risk is that of any unexported call: no ABI
- * promise and no modversions check. The static_assert below ties the
- * pointer's type to the prototype in the headers this module is built
- * against. Kernels built for indirect branch tracking (IBT), such as
- * Debian's 6.12, seal the entry of functions nothing calls indirectly; on a
- * CPU that enforces IBT both functions must then start with ENDBR64, else
- * the PMU counts only. (A kprobe's address is past the ENDBR64, where one
- * is.) Linux 6.12 does not export perf_event_overflow() either.
+ * export it (nor perf_event_output()) to modules, nor
+ * perf_sample_event_took(), which feeds perf's throttle the PMI's time.
+ * kallsyms_lookup_name() is not exported either, but a kprobe on it
+ * reveals its address, and it finds both. The risk is that of any
+ * unexported call: no ABI promise and no modversions check. The
+ * static_asserts below tie the pointers' types to the prototypes in the
+ * headers this module is built against. Kernels built for indirect branch
+ * tracking (IBT), such as Debian's 6.12, seal the entry of functions
+ * nothing calls indirectly; on a CPU that enforces IBT each function must
+ * then start with ENDBR64, else it is not called (without
+ * perf_event_overflow() the PMU counts only). (A kprobe's address is past
+ * the ENDBR64, where one is.) Linux 6.12 exports neither.
  */
 static_assert(__same_type(&perf_event_overflow, knc_overflow_fn));
+static_assert(__same_type(&perf_sample_event_took, knc_took_fn));
 
 #if IS_BUILTIN(CONFIG_PERF_EVENTS_INTEL_KNC)
-/* Built into the kernel (the in-tree build): call it directly. */
-static knc_overflow_fn knc_find_overflow(void)
+/* Built into the kernel (the in-tree build): call them directly. */
+static void knc_find_perf_calls(void)
 {
-	return perf_event_overflow;
+	knc_overflow = perf_event_overflow;
+	knc_took = perf_sample_event_took;
 }
 #else
 static bool knc_endbr64_at(unsigned long addr)
@@ -967,37 +984,48 @@ static bool knc_endbr64_at(unsigned long addr)
 	       !memcmp(insn, endbr64, sizeof(insn));
 }
 
-static knc_overflow_fn knc_find_overflow(void)
+/* The function @name, if it may be called: 0 if not found or unsealed. */
+static unsigned long knc_find_call(unsigned long (*lookup)(const char *name),
+				   const char *name)
+{
+	unsigned long addr = lookup(name);
+
+	if (addr && cpu_feature_enabled(X86_FEATURE_IBT) &&
+	    !knc_endbr64_at(addr))
+		return 0;
+	return addr;
+}
+
+static void knc_find_perf_calls(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	bool ibt = cpu_feature_enabled(X86_FEATURE_IBT);
 	unsigned long (*lookup)(const char *name);
 	unsigned long addr;
 
 	if (register_kprobe(&kp))
-		return NULL;
+		return;
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
-	if (ibt) {
+	if (cpu_feature_enabled(X86_FEATURE_IBT)) {
 		if (knc_endbr64_at(addr - ENDBR_INSN_SIZE))
 			addr -= ENDBR_INSN_SIZE;
 		else if (!knc_endbr64_at(addr))
-			return NULL;
+			return;
 	}
 	lookup = (void *)addr;
-	addr = lookup ? lookup("perf_event_overflow") : 0;
-	if (!addr)
-		return NULL;
-	if (ibt && !knc_endbr64_at(addr))
-		return NULL;
-	return (knc_overflow_fn)addr;
+	if (!lookup)
+		return;
+	knc_overflow = (knc_overflow_fn)knc_find_call(lookup,
+						      "perf_event_overflow");
+	knc_took = (knc_took_fn)knc_find_call(lookup, "perf_sample_event_took");
 }
 #endif
 
 /**
  * knc_core_init - set up what every backend's PMU shares
  *
- * Finds perf's overflow path (sampling) and the CPU hotplug state.
+ * Finds perf's overflow path and throttle (sampling) and the CPU hotplug
+ * state.
  *
  * Return: 0 or a negative errno.
  */
@@ -1006,7 +1034,7 @@ int knc_core_init(void)
 	int ret;
 
 	if (sampling)
-		knc_overflow = knc_find_overflow();
+		knc_find_perf_calls();
 	if (!knc_overflow)
 		pr_info("sampling unavailable (%s): counting only\n",
 			sampling ? "perf_event_overflow() not found" :
