@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP helpers for the shell host tests (sourced by tests/host/*.t).
 # shellcheck shell=bash
+# The tests that source this file read n and bad:
+# shellcheck disable=SC2034
 n=0 bad=0
 
 # result STATUS NAME [LOG]: case NAME passed if STATUS is 0; else LOG, if
