@@ -213,6 +213,9 @@ static __always_inline bool knc_event_set_period(const struct knc_hw_ops *ops,
 	return elapsed;
 }
 
+/* hw_perf_event::interrupts of a throttled event: MAX_INTERRUPTS in core.c */
+#define KNC_THROTTLED (~0ULL)
+
 /*
  * A counter counts while its bit is set in both EvtSel.EN and GLOBAL_CTRL.
  * EvtSel.EN starts and stops each event; GLOBAL_CTRL stays set but for the
@@ -225,10 +228,22 @@ static __always_inline bool knc_event_set_period(const struct knc_hw_ops *ops,
  * GLOBAL_CTRL there itself, so a group starts and stops as one. Without
  * a core PMU a group's events start a few hundred kernel instructions
  * apart (nothing for user-mode events).
+ *
+ * Nor does anything gate the PMU during perf core's tick, which
+ * unthrottles an event by clearing the mark, then calling start(). A PMI
+ * may throttle an event between the tick's unthrottle test and its
+ * frequency adjustment's stop() and start(PERF_EF_RELOAD);
+ * perf_adjust_period() in the PMI's own perf_event_overflow() restarts a
+ * throttled event too. Started there, the event would count on while
+ * marked throttled, and the next tick's start() would find it running.
+ * So pmu::start (@unthrottled false) gives a throttled event its new
+ * period but leaves it stopped until perf core clears the mark. add()
+ * needs no test: event_sched_in() clears it.
  */
 static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 					    struct knc_cpu_hw *cpuc,
-					    struct perf_event *event, int flags)
+					    struct perf_event *event, int flags,
+					    bool unthrottled)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
@@ -237,6 +252,11 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 	if (flags & PERF_EF_RELOAD) {
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
 		knc_event_set_period(kp->ops, event);
+	}
+	if (!unthrottled && unlikely(hwc->interrupts == KNC_THROTTLED)) {
+		if (flags & PERF_EF_RELOAD)
+			perf_event_update_userpage(event);
+		return;
 	}
 	hwc->state = 0;
 	cpuc->running |= BIT(hwc->idx);
@@ -248,34 +268,11 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 	perf_event_update_userpage(event);
 }
 
-/* hw_perf_event::interrupts of a throttled event: MAX_INTERRUPTS in core.c */
-#define KNC_THROTTLED (~0ULL)
-
-/*
- * perf core unthrottles an event from the tick: it clears the mark, then
- * calls start(). Nothing gates the PMU during the tick (no pmu_disable),
- * so a PMI may throttle an event between the tick's unthrottle test and
- * its frequency adjustment's stop() and start(PERF_EF_RELOAD);
- * perf_adjust_period() in the PMI's own perf_event_overflow() restarts a
- * throttled event too. Started there, the event would count on while
- * marked throttled, and the next tick's start() would find it running.
- * A throttled event takes its new period but stays stopped until perf
- * core clears the mark. add() needs no test: event_sched_in() clears it.
- */
 static void knc_pmu_start(struct perf_event *event, int flags)
 {
 	struct knc_pmu *kp = to_knc_pmu(event->pmu);
 
-	if (unlikely(event->hw.interrupts == KNC_THROTTLED)) {
-		if (WARN_ON_ONCE(!(event->hw.state & PERF_HES_STOPPED)))
-			return;
-		if (flags & PERF_EF_RELOAD) {
-			knc_event_set_period(kp->ops, event);
-			perf_event_update_userpage(event);
-		}
-		return;
-	}
-	__knc_pmu_start(kp, this_cpu_ptr(kp->cpu_hw), event, flags);
+	__knc_pmu_start(kp, this_cpu_ptr(kp->cpu_hw), event, flags, false);
 }
 
 static __always_inline void __knc_pmu_stop(struct knc_pmu *kp,
@@ -388,7 +385,7 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	if (knc_event_spflt(event))
 		knc_spflt_restore(kp->ops, cpuc, event);
 	if (flags & PERF_EF_START)
-		__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD); /* publishes */
+		__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD, true); /* publishes */
 	else
 		perf_event_update_userpage(event);
 	return 0;
