@@ -4,7 +4,8 @@
 #
 #   make            build knc_pmu.ko and knc_sim.ko (against KDIR, Debian
 #                   12's 6.1; and against KDIR_612, bookworm-backports' 6.12,
-#                   in build/6.12/knc/) and the test helpers
+#                   in build/6.12/knc/) and the test helpers (knc_model_test.ko
+#                   in build/6.1/kmod and build/6.12/kmod)
 #   make gen        regenerate the module's event table from the JSON
 #   make check      install what is missing, build, run every test (TAP)
 #   make demo       boot guests and show perf on the simulated KNC PMU and
@@ -22,8 +23,9 @@
 #                   lockup detectors (build/debug/linux; cached by content
 #                   hash under /var/cache/knc-pmu)
 #   make module-debug  knc_pmu.ko and knc_sim.ko (build/debug/knc), the
-#                   KUnit suites as knc_kunit.ko (build/debug/kunit) and a
-#                   DKMS install (build/debug/dkms) for it
+#                   KUnit suites as knc_kunit.ko (build/debug/kunit),
+#                   knc_model_test.ko (build/debug/kmod) and a DKMS install
+#                   (build/debug/dkms) for it
 #   make check-debug   the KUnit suites, the guest suite and the native
 #                   suite on the QEMU model, on the debug kernel (TAP;
 #                   make check runs them too)
@@ -39,6 +41,9 @@ B612 := build/6.12/knc
 BDBG := build/debug/knc
 BKUNIT := build/debug/kunit
 KNC_SRCS = $(filter-out %.mod.c,$(wildcard $(KNC)/*.[ch])) $(TBL) $(KNC)/Makefile
+# knc_model_test.ko (tests/guest/model.sh), built for each kernel in
+# build/<kernel>/kmod
+KMOD_SRCS = tests/guest/kmod/knc_model_test.c tests/guest/kmod/Kbuild $(KNC)/knc_logic.h $(TBL)
 PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
@@ -58,12 +63,21 @@ gen:
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers in /lib/modules/*/build: run 'make deps' or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
+	$(call kmod,$(KDIR),build/6.1/kmod)
 
 module-612:
 	@test -n "$(KDIR_612)" || { echo "no 6.12 kernel headers in /lib/modules/6.12.*/build: run 'make deps' or set KDIR_612" >&2; exit 1; }
 	@mkdir -p $(B612)
 	cp -p $(KNC_SRCS) $(B612)/
 	$(MAKE) -C $(KDIR_612) M=$(CURDIR)/$(B612) W=1 modules
+	$(call kmod,$(KDIR_612),build/6.12/kmod)
+
+# kmod KDIR DIR: build knc_model_test.ko against KDIR in DIR
+define kmod
+	@mkdir -p $(2)
+	cp -p $(KMOD_SRCS) $(2)/
+	$(MAKE) -C $(1) M=$(CURDIR)/$(2) W=1 modules
+endef
 
 debug-kernel:
 	tools/knc/debug-kernel.sh
@@ -78,6 +92,7 @@ module-debug: debug-kernel
 	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BDBG) W=1 modules
 	cp -p $(KNC_SRCS) tools/knc/debug/kunit/* $(BKUNIT)/
 	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BKUNIT) W=1 modules
+	$(call kmod,build/debug/linux,build/debug/kmod)
 	$(MAKE) dkms-debug
 
 DDKMS := $(CURDIR)/build/debug/dkms

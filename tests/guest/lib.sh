@@ -7,14 +7,17 @@
 KNC_SIM=tools/knc/knc-sim
 # The modules built for the running kernel: 6.1's in the tree, 6.12's in
 # build/6.12/knc (make module-612), the debug kernel's in build/debug/knc
-# (make module-debug).
+# (make module-debug); the test module knc_model_test.ko in
+# build/{6.1,6.12,debug}/kmod.
 case $(uname -r) in
-6.12.*) KNC_KO_DIR=build/6.12/knc ;;
-*-knc-debug) KNC_KO_DIR=build/debug/knc ;;
-*) KNC_KO_DIR=arch/x86/events/knc ;;
+6.12.*) KNC_KO_DIR=build/6.12/knc KMOD_DIR=build/6.12/kmod ;;
+*-knc-debug) KNC_KO_DIR=build/debug/knc KMOD_DIR=build/debug/kmod ;;
+*) KNC_KO_DIR=arch/x86/events/knc KMOD_DIR=build/6.1/kmod ;;
 esac
 KNC_KO=$KNC_KO_DIR/knc_pmu.ko
 KNC_SIM_KO=$KNC_KO_DIR/knc_sim.ko
+# ring-0 checks of QEMU's KNC PMU model (tests/guest/kmod)
+KNC_MODEL_TEST_KO=$KMOD_DIR/knc_model_test.ko
 KNC_SYSFS=/sys/bus/event_source/devices/knc
 EVOPEN=${EVOPEN:-build/tests/evopen}
 # 2000004 user instructions (tests/guest/loop.S)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Kernel style of the module sources, as TAP: checkpatch.pl (from Debian's
-# linux-source-6.1) on every file, and W=1 builds with sparse (C=2) against
-# 6.1 and 6.12 that must print no warning at all.
+# Kernel style of the module sources (the driver's and the test modules'),
+# as TAP: checkpatch.pl (from Debian's linux-source-6.1) on every file, and
+# W=1 builds with sparse (C=2) against 6.1 and 6.12 that must print no
+# warning at all.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -29,7 +30,7 @@ srcs=()
 for f in $KNC/*.[ch]; do
 	[[ $f == *.mod.c ]] || srcs+=("$f")
 done
-for f in "${srcs[@]}" $KNC/Makefile tools/knc/debug/kunit/*.c; do
+for f in "${srcs[@]}" $KNC/Makefile tools/knc/debug/kunit/*.c tests/guest/kmod/*.c; do
 	$CP/scripts/checkpatch.pl --no-tree --show-types --terse -f "$f" >"$log" 2>&1
 	result $? "checkpatch $f" "$log"
 done
@@ -49,6 +50,13 @@ build_clean "$KDIR" $KNC "W=1 C=2 (sparse) build against $(basename "$(dirname "
 rm -rf build/style-6.12 && mkdir -p build/style-6.12
 cp "${srcs[@]}" $KNC/*.tbl $KNC/Makefile build/style-6.12/
 build_clean "$KDIR_612" build/style-6.12 "W=1 C=2 (sparse) build against $(basename "$(dirname "$KDIR_612")") is warning-free"
+# The model's test module, in a copy beside the headers it includes.
+for k in "$KDIR" "$KDIR_612"; do
+	d=build/style-kmod-$(basename "$(dirname "$k")")
+	rm -rf "$d" && mkdir -p "$d"
+	cp tests/guest/kmod/* $KNC/knc_logic.h $KNC/knc_events.tbl "$d"/
+	build_clean "$k" "$d" "knc_model_test.ko: W=1 C=2 (sparse) build against $(basename "$(dirname "$k")") is warning-free"
+done
 rm -f "$log" "$log.w"
 
 echo "1..$n"
