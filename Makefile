@@ -185,8 +185,8 @@ perf-test: deps
 	$(MAKE) all
 	tests/run perf-test
 
-# The fuzzer on the simulator and the model for minutes, with a random
-# seed (KNC_FUZZ_SECONDS, default 300 per run; KNC_FUZZ_SEED).
+# The fuzzer on the simulator and the model, on 6.1 and 6.12, for minutes,
+# with a random seed (KNC_FUZZ_SECONDS, default 300 per run; KNC_FUZZ_SEED).
 fuzz: deps
 	$(MAKE) all
 	$(MAKE) qemu
