@@ -643,12 +643,18 @@ t_pmi_time_lowers_rate() {
 	# perf_cpu_time_max_percent 25 at 100000 samples a second allows a
 	# PMI 2.5 us on average; under TCG knc's take tens of microseconds.
 	# The x86 core feeds perf its PMIs' time, and so must knc's handler.
+	# perf acts on a per-CPU running average of the PMIs' time (over 128
+	# of them); one storm of 200 PMIs once left the rate (CI, 6.12), so up
+	# to three. Without the report no number of them lowers it.
 	"$KNC_SIM" pmi-gap 0
-	timeout 300 perf record -o $d -e knc/data_read/ -c 100 -- \
-		"$KNC_SIM" inject data_read 20000 >/dev/null 2>&1 ||
-		fail "the storm did not finish"
+	for _ in 1 2 3; do
+		timeout 300 perf record -o $d -e knc/data_read/ -c 100 -- \
+			"$KNC_SIM" inject data_read 20000 >/dev/null 2>&1 ||
+			fail "the storm did not finish"
+		rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+		[ "$rate" -eq 100000 ] || break
+	done
 	"$KNC_SIM" pmi-gap 20000
-	rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 	perf_throttle_off
 	[ "$rate" -lt 100000 ] || fail "perf_event_max_sample_rate stayed at $rate"
 	[ "$(dmesg | grep -c "perf: interrupt took too long")" -gt "$msgs" ] ||
