@@ -63,20 +63,19 @@ gen:
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers in /lib/modules/*/build: run 'make deps' or set KDIR" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
-	$(call kmod,$(KDIR),build/6.1/kmod)
+	$(call kbuild_copy,$(KMOD_SRCS),$(KDIR),build/6.1/kmod)
 
 module-612:
 	@test -n "$(KDIR_612)" || { echo "no 6.12 kernel headers in /lib/modules/6.12.*/build: run 'make deps' or set KDIR_612" >&2; exit 1; }
-	@mkdir -p $(B612)
-	cp -p $(KNC_SRCS) $(B612)/
-	$(MAKE) -C $(KDIR_612) M=$(CURDIR)/$(B612) W=1 modules
-	$(call kmod,$(KDIR_612),build/6.12/kmod)
+	$(call kbuild_copy,$(KNC_SRCS),$(KDIR_612),$(B612))
+	$(call kbuild_copy,$(KMOD_SRCS),$(KDIR_612),build/6.12/kmod)
 
-# kmod KDIR DIR: build knc_model_test.ko against KDIR in DIR
-define kmod
-	@mkdir -p $(2)
-	cp -p $(KMOD_SRCS) $(2)/
-	$(MAKE) -C $(1) M=$(CURDIR)/$(2) W=1 modules
+# kbuild_copy SRCS KDIR DIR: Kbuild builds in the source directory, so
+# copy SRCS to DIR and build the modules there against KDIR
+define kbuild_copy
+	@mkdir -p $(3)
+	cp -p $(1) $(3)/
+	$(MAKE) -C $(2) M=$(CURDIR)/$(3) W=1 modules
 endef
 
 debug-kernel:
@@ -87,12 +86,9 @@ debug-kernel:
 # scratch tree as tests/host/dkms.t does (build/debug/dkms/root), for
 # run.sh's modprobe case there.
 module-debug: debug-kernel
-	@mkdir -p $(BDBG) $(BKUNIT)
-	cp -p $(KNC_SRCS) $(BDBG)/
-	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BDBG) W=1 modules
-	cp -p $(KNC_SRCS) tools/knc/debug/kunit/* $(BKUNIT)/
-	$(MAKE) -C build/debug/linux M=$(CURDIR)/$(BKUNIT) W=1 modules
-	$(call kmod,build/debug/linux,build/debug/kmod)
+	$(call kbuild_copy,$(KNC_SRCS),build/debug/linux,$(BDBG))
+	$(call kbuild_copy,$(KNC_SRCS) tools/knc/debug/kunit/*,build/debug/linux,$(BKUNIT))
+	$(call kbuild_copy,$(KMOD_SRCS),build/debug/linux,build/debug/kmod)
 	$(MAKE) dkms-debug
 
 DDKMS := $(CURDIR)/build/debug/dkms
