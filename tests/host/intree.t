@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The in-tree series (tools/knc/intree-series.sh, `make intree`): it is
-# made, checkpatch finds nothing in it, and a Linux 6.1 tree with it applied
-# builds a kernel (tinyconfig plus tools/knc/intree/kunit.config: the
-# driver, the simulator and the KUnit tests built in, W=1) without a
-# warning in knc/, the driver calling perf_event_overflow() directly. That
-# kernel boots under QEMU and runs the KUnit suites (arch/x86/events/knc/
-# *_test.c): each case is a test point, and the cases must be the ones the
-# host build of the same files runs. The build takes minutes; the kernel
-# is cached under $KNC_CACHE/intree/ (default /var/cache/knc-pmu) by a hash
-# of its inputs, so a second run boots the cached kernel. Prints TAP.
+# made, checkpatch finds nothing in it, and the debug kernel's Linux 6.1
+# tree (tools/knc/debug-kernel.sh) with it applied and the driver, the
+# simulator and the KUnit tests built in (tools/knc/intree/kunit.config)
+# builds without a warning in knc/ (W=1), the driver calling
+# perf_event_overflow() directly. That kernel boots under QEMU and runs the
+# KUnit suites (arch/x86/events/knc/*_test.c) under KASAN, lockdep and
+# UBSAN: each case is a test point, and the cases must be the ones the host
+# build of the same files runs. The build is incremental on a copy of the
+# debug tree (a minute or two; tests/run runs this test after the debug
+# kernel is built, as suite debug-intree), and the kernel is cached under
+# $KNC_CACHE/intree/ (default /var/cache/knc-pmu) by a hash of its inputs,
+# so a second run boots the cached kernel. Prints TAP.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -43,57 +46,79 @@ for p in "${patches[@]}"; do
 	result $? "checkpatch: $(basename "$p")" "$log"
 done
 
-# The kernel: tinyconfig and what the driver, a serial console and KUnit
-# need (tools/knc/intree/kunit.config), the driver, the simulator and the
-# KUnit tests built in, W=1. It is cached by a hash of everything it
-# depends on: the patches but for the lines that change with each run
-# (commit ids and dates), the config, this test, the tarball.
+# The kernel: the debug kernel's tree (tools/knc/debug-kernel.sh, cached)
+# copied, the series applied and tools/knc/intree/kunit.config merged into
+# its .config, then built incrementally: only what the series and the new
+# options touch is compiled again, and the KUnit suites run under KASAN,
+# lockdep and UBSAN. arch/x86/events/knc/ is built first with W=1 and must
+# not warn. Cached by a hash of everything it depends on: the patches but
+# for the lines that change with each run (commit ids and dates), the
+# config, this test, and the debug tree (its cache key names its inputs).
 FRAG=tools/knc/intree/kunit.config
+tools/knc/debug-kernel.sh >"$log" 2>&1
+st=$?
+DEBUG_TREE=$(readlink -f build/debug/linux)
 key=$( { grep -v -E '^(From [0-9a-f]{40} |Date: )' "${patches[@]}"; cat "$FRAG" "$0"
-	stat -c '%n %s %Y' "$TARBALL"; } | sha256sum | cut -c1-16)
+	echo "$DEBUG_TREE"; } | sha256sum | cut -c1-16)
 KERNEL=$CACHE/$key/bzImage
-if [ -f "$KERNEL" ]; then
+# in_place CMD...: run CMD with the copy bind-mounted at the debug tree's
+# own path, in a mount namespace of its own (other processes still see the
+# debug tree). Kbuild builds objtool with absolute paths, and every object
+# depends on objtool: at another path it would build objtool and then the
+# whole kernel again.
+in_place() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	unshare -m --propagation private sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
+		sh "$TREE" "$DEBUG_TREE" "$@"
+}
+if [ $st -ne 0 ]; then
+	:
+elif [ -f "$KERNEL" ]; then
 	cat "$CACHE/$key/build.txt" >"$log"
-	st=0
 else
 	st=1
 	{
-		rm -rf "$TREE" && mkdir -p "$TREE" &&
-		tar xf "$TARBALL" -C "$TREE" --strip-components=1 &&
+		rm -rf "$TREE" && mkdir -p "$(dirname "$TREE")" &&
+		cp -a "$DEBUG_TREE" "$TREE" &&
 		cat "${patches[@]}" | patch -s -p1 -d "$TREE" &&
-		make -s -C "$TREE" ARCH=x86_64 tinyconfig &&
 		"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
-		make -s -C "$TREE" ARCH=x86_64 olddefconfig &&
+		in_place make -s -C "$DEBUG_TREE" ARCH=x86_64 olddefconfig &&
 		! grep '^CONFIG_' "$FRAG" | grep -vxF -f "$TREE/.config" |
 			sed 's/^/not in .config: /' | grep . &&
-		make -C "$TREE" ARCH=x86_64 -j"$(nproc)" W=1 bzImage >"$log.build" 2>&1
+		in_place make -C "$DEBUG_TREE" ARCH=x86_64 -j"$(nproc)" W=1 arch/x86/events/knc/ >"$log.build" 2>&1 &&
+		in_place make -C "$DEBUG_TREE" ARCH=x86_64 -j"$(nproc)" bzImage >>"$log.build" 2>&1
 	} >"$log" 2>&1 && st=0
 	[ $st -eq 0 ] || tail -n 40 "$log.build" >>"$log" 2>/dev/null
 	if [ $st -eq 0 ]; then
 		o=$TREE/arch/x86/events
+		# The copied tree keeps intel/knc.o from the debug build: what
+		# counts is what the kernel links.
 		! grep -E "warning:" "$log.build" | grep -E "events/knc/" >>"$log" &&
 			[ "$(ar t "$o/knc/built-in.a" | xargs -n 1 basename | xargs)" = \
 			  "knc_core.o knc_logic.o knc_native.o knc_logic_test.o knc_sim_main.o knc_sim_model.o knc_sim_model_test.o" ] &&
-			[ ! -e "$o/intel/knc.o" ] &&
+			! ar t "$o/intel/built-in.a" | grep -q "knc\.o$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_event_overflow$" &&
 			! nm "$o/knc/knc_core.o" | grep -q "register_kprobe" || st=1
-		[ $st -eq 0 ] || echo "a warning in knc/, not all of knc built in, intel/knc.o built, or no direct perf_event_overflow() call" >>"$log"
+		[ $st -eq 0 ] || echo "a warning in knc/, not all of knc built in, intel/knc.o linked, or no direct perf_event_overflow() call" >>"$log"
 	fi
 	if [ $st -eq 0 ]; then
 		mkdir -p "$CACHE/$key" &&
-			echo "built $(date -u +%FT%TZ) from series $key: tinyconfig + $FRAG, W=1, no warning in knc/" >"$CACHE/$key/build.txt" &&
+			echo "built $(date -u +%FT%TZ) from series $key: the debug kernel + $FRAG, knc/ with W=1 without a warning" >"$CACHE/$key/build.txt" &&
 			cp "$TREE/arch/x86/boot/bzImage" "$KERNEL.tmp" && mv "$KERNEL.tmp" "$KERNEL" &&
 			cat "$CACHE/$key/build.txt" >>"$log"
-		rm -rf "$TREE"
+		# Older kernels, oldest first, all but the newest two.
+		find "$CACHE" -mindepth 2 -maxdepth 2 -name bzImage -printf '%T@ %h\n' | sort -n |
+			head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
 	fi
+	rm -rf "$TREE"
 fi
-result $st "Linux 6.1 with the series builds (tinyconfig + kunit.config: knc, knc_sim and KUnit tests built in, W=1)" "$log"
+result $st "Linux 6.1 with the series builds (the debug kernel + kunit.config: knc, knc_sim and KUnit tests built in, knc/ W=1 clean)" "$log"
 
 # Boot it: the KUnit suites run at boot and kunit_shutdown ends QEMU. Each
 # KUnit case is a test point here, and the kernel must run exactly the
 # cases the host build of the same files runs (tests/unit).
 if [ $st -eq 0 ]; then
-	timeout 300 qemu-system-x86_64 -nodefaults -nographic -no-reboot -m 256 \
+	timeout 300 qemu-system-x86_64 -nodefaults -nographic -no-reboot -m 512 \
 		-bios /usr/share/qemu/qboot.rom -kernel "$KERNEL" -serial stdio \
 		-append "console=ttyS0 kunit_shutdown=reboot" </dev/null >"$log.boot" 2>&1
 	make -s -C tests/unit >/dev/null &&
