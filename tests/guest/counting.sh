@@ -132,13 +132,13 @@ t_bad_attr_table() {
 # The cases above, as "name|function" lines for a suite's case list.
 # shellcheck disable=SC2034 # the suites that source this file use it
 COUNTING_CASES=(
-	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss"
+	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss|ctx"
 	"each of the 59 events counts its own injection exactly|t_exact_every_event"
 	":u and :k count user and kernel injections apart|t_user_vs_kernel"
 	"two events on both counters are both exact|t_both_counters_exact"
 	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"
 	"cmask, inv and edge select cycles|t_cmask_inv_edge"
 	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
-	"events survive CPU 1 going offline and online; it comes back counting|t_hotplug_other_cpu"
-	"every bad perf_event_attr gets the documented errno and changes nothing|t_bad_attr_table"
+	"events survive CPU 1 going offline and online; it comes back counting|t_hotplug_other_cpu|hotplug"
+	"every bad perf_event_attr gets the documented errno and changes nothing|t_bad_attr_table|core"
 )
