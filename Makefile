@@ -138,11 +138,15 @@ build/tests/waitloop: tests/guest/loop.S
 deps:
 	tools/knc/install-deps
 
-# Each step is its own make, so that KDIR is read after deps installed it.
-check: deps
-	$(MAKE) all
-	$(MAKE) perf
-	$(MAKE) qemu
+# Each step is its own make, so that KDIR is read after deps installed it;
+# each prints its wall time (tests/run then prints each suite's).
+timed = @t0=$$(date +%s); $(MAKE) $(1) || exit $$?; echo "\# make $(1): $$(( $$(date +%s) - t0 )) s"
+
+check:
+	$(call timed,deps)
+	$(call timed,all)
+	$(call timed,perf)
+	$(call timed,qemu)
 	tests/run
 
 test:
