@@ -19,6 +19,10 @@
 #   make intree     the in-tree version: a git format-patch series against
 #                   Linux 6.1 in build/intree/series/ (tests/host/intree.t
 #                   builds a 6.1 kernel with it and runs its KUnit suites)
+#   make linux-fixes  fixes to Linux's own KNC driver (intel/knc.c) and the
+#                   x86 core's RDPMC offer: a git format-patch series against
+#                   Linux 6.1 in build/linux-fixes/series/, which applies to
+#                   6.12 too (tests/host/linux-fixes.t)
 #   make debug-kernel  Linux 6.1 with KASAN, lockdep, UBSAN, KUnit and the
 #                   lockup detectors (build/debug/linux; cached by content
 #                   hash under /var/cache/knc-pmu)
@@ -50,7 +54,7 @@ TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
-	intree perf-test fuzz debug-kernel module-debug dkms-debug check-debug
+	intree linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug
 
 all: module module-612 tools
 
@@ -180,6 +184,9 @@ qemu:
 
 intree:
 	tools/knc/intree-series.sh
+
+linux-fixes:
+	tools/knc/linux-fixes.sh
 
 perf-test: deps
 	$(MAKE) all
