@@ -19,7 +19,10 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 TARBALL=${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 TOP=linux-source-6.1
 MSG=$REPO/tools/knc/linux-fixes
-WORK=$REPO/build/linux-fixes/repo
+# Its own scratch repository: tools/knc/debug-kernel.sh makes the series
+# too, maybe while tests/host/linux-fixes.t does.
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
 OUT=${1:-$REPO/build/linux-fixes/series}
 KNC=arch/x86/events/intel/knc.c
 CORE=arch/x86/events/core.c
@@ -27,8 +30,8 @@ CORE=arch/x86/events/core.c
 die() { echo "linux-fixes: $*" >&2; exit 1; }
 [ -f "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-6.1)"
 
-rm -rf "$WORK" "$OUT"
-mkdir -p "$WORK" "$OUT"
+rm -rf "$OUT"
+mkdir -p "$OUT"
 tar xf "$TARBALL" -C "$WORK" --strip-components=1 --occurrence=1 "$TOP/$KNC" "$TOP/$CORE"
 cd "$WORK"
 git init -q
