@@ -24,15 +24,16 @@
 #                   Linux 6.1 in build/linux-fixes/series/, which applies to
 #                   6.12 too (tests/host/linux-fixes.t)
 #   make debug-kernel  Linux 6.1 with KASAN, lockdep, UBSAN, KUnit and the
-#                   lockup detectors (build/debug/linux; cached by content
-#                   hash under /var/cache/knc-pmu)
+#                   lockup detectors, and the fixes of make linux-fixes
+#                   (build/debug/linux; cached by content hash under
+#                   /var/cache/knc-pmu)
 #   make module-debug  knc_pmu.ko and knc_sim.ko (build/debug/knc), the
 #                   KUnit suites as knc_kunit.ko (build/debug/kunit),
 #                   knc_model_test.ko (build/debug/kmod) and a DKMS install
 #                   (build/debug/dkms) for it
-#   make check-debug   the KUnit suites, the guest suite and the native
-#                   suite on the QEMU model, on the debug kernel (TAP;
-#                   make check runs them too)
+#   make check-debug   the KUnit suites, the guest suite, the native
+#                   suite and Linux's patched driver on the QEMU model, on
+#                   the debug kernel (TAP; make check runs them too)
 #   make perf-test  stock `perf test` in the guest without and with knc
 #                   (about an hour under TCG: not part of make check)
 #   make clean
@@ -160,7 +161,7 @@ check-debug: deps
 	$(MAKE) all
 	$(MAKE) perf
 	$(MAKE) qemu
-	tests/run debug-kunit debug debug-model
+	tests/run debug-kunit debug debug-model debug-linux-knc
 
 demo: deps
 	$(MAKE) all

@@ -47,7 +47,9 @@ for p in "${patches[@]}"; do
 done
 
 # The kernel: the debug kernel's tree (tools/knc/debug-kernel.sh, cached)
-# copied, the series applied and tools/knc/intree/kunit.config merged into
+# copied, its intel/knc.c put back as Debian has it (the debug kernel
+# carries make linux-fixes; the series removes the file), the series
+# applied and tools/knc/intree/kunit.config merged into
 # its .config, then built incrementally: only what the series and the new
 # options touch is compiled again, and the KUnit suites run under KASAN,
 # lockdep and UBSAN. arch/x86/events/knc/ is built first with W=1 and must
@@ -80,6 +82,8 @@ else
 	{
 		rm -rf "$TREE" && mkdir -p "$(dirname "$TREE")" &&
 		cp -a "$DEBUG_TREE" "$TREE" &&
+		tar xf "$TARBALL" -C "$TREE" --strip-components=1 --occurrence=1 \
+			linux-source-6.1/arch/x86/events/intel/knc.c &&
 		cat "${patches[@]}" | patch -s -p1 -d "$TREE" &&
 		"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
 		in_place make -s -C "$DEBUG_TREE" ARCH=x86_64 olddefconfig &&

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # debug-kernel.sh - build the debug kernel (make debug-kernel): Debian's
-# linux-source-6.1 on tinyconfig plus tools/knc/debug/debug.config (KASAN,
-# lockdep, atomic-sleep and list debugging, UBSAN, KUnit, the lockup and
-# hung-task detectors, and what a knc-vm guest needs, all built in).
+# linux-source-6.1 with the fixes to Linux's own KNC driver (make
+# linux-fixes) applied, on tinyconfig plus tools/knc/debug/debug.config
+# (KASAN, lockdep, atomic-sleep and list debugging, UBSAN, KUnit, the lockup
+# and hung-task detectors, and what a knc-vm guest needs, all built in).
 #
 # The tree is built in $KNC_CACHE/debug/KEY/linux (default KNC_CACHE
 # /var/cache/knc-pmu), KEY a hash of the config fragment, this script's
-# code and the tarball's name, size and time, and kept whole: knc_pmu.ko is built
+# code, the fixes' diffs and the tarball's name, size and time, and kept
+# whole: knc_pmu.ko is built
 # against it (make module-debug) and knc-vm boots its bzImage
 # (knc-vm --debug-kernel). A second run with the same KEY only links
 # build/debug/linux to it. The two newest trees are kept. A lock in the
@@ -35,8 +37,15 @@ case ${1:-} in
 esac
 [[ -r $TARBALL ]] || die "$TARBALL not found (apt-get install linux-source-6.1)"
 
+# The fixes series, of which only the diffs change the kernel.
+FIXES=$(mktemp -d)
+trap 'rm -rf "$FIXES"' EXIT
+"$REPO/tools/knc/linux-fixes.sh" "$FIXES/series" >"$FIXES/log" 2>&1 ||
+	die "tools/knc/linux-fixes.sh failed: $(cat "$FIXES/log")"
+fixes=("$FIXES"/series/000[1-9]-*.patch)
 # Comments do not change the kernel.
-key=$( { cat "$FRAG"; grep -v '^[[:space:]]*#' "$SCRIPT"; stat -c '%n %s %Y' "$TARBALL"; } | sha256sum | cut -c1-16)
+key=$( { cat "$FRAG"; grep -v '^[[:space:]]*#' "$SCRIPT"; stat -c '%n %s %Y' "$TARBALL"
+	sed -n '/^diff --git/,/^-- $/p' "${fixes[@]}"; } | sha256sum | cut -c1-16)
 TREE=$CACHE/$key/linux
 mkdir -p "$CACHE" "$(dirname "$LINK")"
 exec 9>"$CACHE/lock"
@@ -51,6 +60,7 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	rm -rf "$CACHE/$key"
 	mkdir -p "$TREE"
 	tar xf "$TARBALL" -C "$TREE" --strip-components=1
+	cat "${fixes[@]}" | patch -s -p1 -d "$TREE" || die "the fixes series does not apply"
 	{
 		make -C "$TREE" ARCH=x86_64 tinyconfig &&
 			"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
