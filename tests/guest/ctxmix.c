@@ -10,9 +10,11 @@
  * 1. counts its own loop with the cpu PMU (raw 0x16, user mode) and prints
  *    "cpu COUNT";
  * 2. reads knc's PMU type from FIFO (the caller loads knc_pmu.ko first);
- * 3. prints "cpu-open ERRNO" for a new cpu event (EBUSY: knc holds the
- *    counters), "knc COUNT" for its loop on knc, and "group COUNT NSEC"
- *    for a group of knc instructions and the task-clock software event.
+ * 3. prints "cpu-idle COUNT" for its loop on the cpu PMU again (knc has no
+ *    event: the counters are free), then, with a knc event open,
+ *    "cpu-open ERRNO" for a new cpu event (EBUSY: knc holds the counters),
+ *    "knc COUNT" for its loop on knc, and "group COUNT NSEC" for a group
+ *    of knc instructions and the task-clock software event.
  *
  * The loop is 1000000 times (dec, jnz) plus a mov: 2000001 instructions;
  * the counts add the few instructions of the ioctl wrappers around it.
@@ -62,7 +64,7 @@ int main(int argc, char **argv)
 	unsigned int knc_type;
 	unsigned long long g[3];
 	FILE *fifo;
-	int fd, lead, mem;
+	int fd, kfd, lead, mem;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: ctxmix FIFO\n");
@@ -83,17 +85,24 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fd = open_ev(PERF_TYPE_RAW, 0x16, -2);
-	printf("cpu-open %s\n", fd < 0 ? (errno == EBUSY ? "EBUSY" : strerror(errno)) : "ok");
-	if (fd >= 0)
-		close(fd);
-
-	fd = open_ev(knc_type, 0x16, -2);
 	if (fd < 0) {
+		printf("cpu-idle %s\n", strerror(errno));
+		return 1;
+	}
+	printf("cpu-idle %lld\n", count_loop(fd));
+	close(fd);
+
+	kfd = open_ev(knc_type, 0x16, -2);
+	if (kfd < 0) {
 		printf("knc-open %s\n", strerror(errno));
 		return 1;
 	}
-	printf("knc %lld\n", count_loop(fd));
-	close(fd);
+	fd = open_ev(PERF_TYPE_RAW, 0x16, -2);
+	printf("cpu-open %s\n", fd < 0 ? (errno == EBUSY ? "EBUSY" : strerror(errno)) : "ok");
+	if (fd >= 0)
+		close(fd);
+	printf("knc %lld\n", count_loop(kfd));
+	close(kfd);
 
 	lead = open_ev(knc_type, 0x16, -1);
 	mem = open_ev(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, lead);

@@ -187,6 +187,17 @@ paranoid() {
 	echo "$1" >/proc/sys/kernel/perf_event_paranoid
 }
 
+# wait_pid_comm PID COMM: PID has exec'd COMM (its events are open by then
+# when it is the workload of a perf stat)
+wait_pid_comm() {
+	local i
+	for i in $(seq 300); do
+		pgrep -P "$1" -x "$2" >/dev/null && return 0
+		sleep 0.1
+	done
+	fail "$2 never started under pid $1"
+}
+
 # expect_eq WHAT EXPECTED ACTUAL
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"

@@ -65,8 +65,23 @@ t_linux_driver_owns_the_pmu() {
 	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
 }
 
+# knc_pmu.ko takes the counters at its first event and gives them back
+# after its last, as the x86 core does: loaded, it takes nothing.
 t_busy_with_watchdog() {
-	expect_insmod_busy "$KNC_KO" "knc_pmu.*nmi_watchdog"
+	local out
+	insmod "$KNC_KO" || fail "insmod failed beside the NMI watchdog"
+	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
+	out=$(mktemp)
+	if perf stat -o "$out" -e knc/instructions_executed/u -- true 2>"$out.err"; then
+		rmmod knc_pmu
+		fail "a knc event opened while the watchdog holds a counter"
+	fi
+	cat "$out.err"
+	grep -q "Device or resource busy" "$out.err" || fail "not EBUSY"
+	dmesg | tail -n 3 | grep -q "knc_pmu: knc events get EBUSY.*nmi_watchdog" ||
+		fail "no kernel log line saying who holds the counters and what to do"
+	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
+	rmmod knc_pmu
 }
 
 t_probe_passes() {
@@ -97,9 +112,9 @@ t_pmi_before_interrupt_or_fault() {
 
 # The x86 core zeroes, once per CPU, each counter its cpu PMU has used
 # when it first switches to a task that may use RDPMC (perf record maps
-# its events: knc allows RDPMC). knc_pmu.ko has it do that at load, so it
-# does not hit a live knc counter later: a CPU-wide count then jumps by
-# 2^39, its period's start.
+# its events: knc allows RDPMC). knc_pmu.ko has it do that as its first
+# event takes the counters, so it does not hit a live knc counter later: a
+# CPU-wide count then jumps by 2^39, its period's start.
 t_dirty_counters_cleared_at_load() {
 	local out n
 	echo 0 >/proc/sys/kernel/nmi_watchdog
@@ -130,7 +145,9 @@ t_shared_hw_context() {
 	cat $out
 	n=$(awk '$1 == "cpu" { print $2 }' $out)
 	[ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "cpu PMU count $n"
-	expect_eq "a cpu event while knc is loaded" EBUSY "$(awk '$1 == "cpu-open" { print $2 }' $out)"
+	n=$(awk '$1 == "cpu-idle" { print $2 }' $out)
+	[ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "cpu PMU count $n with knc loaded and idle"
+	expect_eq "a cpu event while a knc event is open" EBUSY "$(awk '$1 == "cpu-open" { print $2 }' $out)"
 	n=$(awk '$1 == "knc" { print $2 }' $out)
 	[ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "knc count $n in the cpu PMU's context"
 	n=$(awk '$1 == "group" { print $2 }' $out)
@@ -138,14 +155,86 @@ t_shared_hw_context() {
 	[ "$(awk '$1 == "group" { print $3 }' $out)" -gt 0 ] || fail "task-clock did not count"
 }
 
+# The generic events belong to the cpu PMU. With knc_pmu.ko loaded and no
+# knc event open it counts as without the module (plain perf stat works);
+# while a knc event is open its driver cannot reserve the counters, and
+# while a cpu event is open knc cannot: EBUSY each way, with a kernel log
+# line from knc_pmu.
 t_cpu_pmu_busy_while_loaded() {
-	# The generic events belong to the cpu PMU; its driver cannot
-	# reserve the counters while knc_pmu.ko holds them.
-	local out
-	if out=$(perf stat -e instructions:u -- true 2>&1); then
-		fail "cpu's instructions opened while knc holds the counters"
+	local out bg
+	out=$(mktemp)
+	pstat "$out" -e instructions:u -- $LOOP
+	expect_eq "cpu's instructions:u, knc loaded and idle" $LOOP_INSNS "$(count_of "$out" instructions:u)"
+	perf stat -o /dev/null -- build/tests/busy 0.1 || fail "plain perf stat failed beside knc_pmu.ko"
+	perf stat -o /dev/null -a -e knc/instructions_executed/ -- build/tests/busy 30 &
+	bg=$!
+	wait_pid_comm $bg busy
+	if perf stat -o /dev/null -e instructions:u -- true 2>"$out.err"; then
+		fail "cpu's instructions opened while a knc event holds the counters"
 	fi
-	echo "$out" | grep -q "Device or resource busy" || fail "not EBUSY: $out"
+	cat "$out.err"
+	grep -q "Device or resource busy" "$out.err" || fail "cpu: not EBUSY"
+	dmesg | grep "knc_pmu: " | tail -n 1 | grep -q "knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY" ||
+		fail "no kernel log line saying knc holds the counters"
+	pkill -x busy
+	wait $bg
+	perf stat -o /dev/null -a -e instructions -- build/tests/busy 30 &
+	bg=$!
+	wait_pid_comm $bg busy
+	if perf stat -o /dev/null -e knc/instructions_executed/u -- true 2>"$out.err"; then
+		fail "a knc event opened while a cpu event holds the counters"
+	fi
+	cat "$out.err"
+	grep -q "Device or resource busy" "$out.err" || fail "knc: not EBUSY"
+	dmesg | grep "knc_pmu: " | tail -n 1 | grep -q "knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters" ||
+		fail "no kernel log line saying who holds the counters"
+	pkill -x busy
+	wait $bg
+	# CPU-wide: a per-task event would pin the module on 6.1.
+	pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss 1234 --any
+	expect_eq "knc's, after" 1234 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+# Back and forth: each PMU counts exactly right after the other let go.
+t_handover_back_and_forth() {
+	local out i
+	out=$(mktemp)
+	for i in 1 2 3 4 5; do
+		pstat "$out" -e knc/instructions_executed/u -- $LOOP
+		expect_eq "knc, round $i" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
+		pstat "$out" -e instructions:u,instructions:u -- $LOOP
+		expect_eq "cpu, round $i" "$LOOP_INSNS $LOOP_INSNS" \
+			"$(awk '$1 == "instructions:u" { printf "%s%s", s, $2; s = " " }' "$out")"
+	done
+}
+
+# Many tasks open events on both PMUs at once: every open succeeds or
+# gets EBUSY, never anything else, each PMU gets its turns, and both count
+# exactly afterwards (knc-vm fails the run on a kernel warning).
+t_many_openers_on_both_pmus() {
+	local d i pids=() knc out
+	knc=$(cat $KNC_SYSFS/type)
+	d=$(mktemp -d)
+	for i in 1 2 3 4; do
+		(
+			for _ in $(seq 15); do
+				echo "cpu $($EVOPEN -t 4 0x16)"
+				echo "knc $($EVOPEN -t "$knc" 0x16)"
+			done >"$d/$i"
+		) &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	cat "$d"/* | sort | uniq -c
+	! cat "$d"/* | grep -v -x -E '(cpu|knc) (ok|EBUSY)' || fail "an open failed otherwise"
+	grep -q -x "cpu ok" "$d"/* || fail "no cpu open succeeded"
+	grep -q -x "knc ok" "$d"/* || fail "no knc open succeeded"
+	rm -rf "$d"
+	out=$(mktemp)
+	pstat "$out" -e instructions:u -- $LOOP
+	expect_eq "cpu's, after" $LOOP_INSNS "$(count_of "$out" instructions:u)"
+	pstat "$out" -e knc/instructions_executed/u -- $LOOP
+	expect_eq "knc's, after" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
 
 t_reload_count_exact() {
@@ -357,26 +446,48 @@ t_bad_input_rejected() {
 	expect_eq "after bad input" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
 
+# leave_values CPU: values in CPU's PMU, as firmware, a kexec'd kernel or
+# another driver might leave them
+leave_values() {
+	msr_rw "$1" 0x20 0x123456789a
+	msr_rw "$1" 0x21 0x42
+	msr_rw "$1" 0x29 0x16
+	msr_rw "$1" 0x2c 1
+}
+
+# expect_reset CPU: CPU's PMU as the driver's reset leaves it
+expect_reset() {
+	expect_eq "CPU $1's counter 0" 0 "$(msr_rw "$1" 0x20)"
+	expect_eq "CPU $1's counter 1" 0 "$(msr_rw "$1" 0x21)"
+	expect_eq "CPU $1's EvtSel1" 0 "$(msr_rw "$1" 0x29)"
+	expect_eq "CPU $1's SPFLT_CONTROL" 0 "$(msr_rw "$1" 0x2c)"
+	expect_eq "CPU $1's LVT performance entry" 0x400 "$(model_field "$1" lvtpc)"
+}
+
 t_online_resets_the_pmu() {
-	local out
+	local out holder
 	msr_driver
-	# No event is open. Leave values in CPU 1's PMU, as firmware or a
-	# kexec'd kernel might; INIT keeps them through offline and online
-	# (linux-knc.sh), so the driver's online callback must clear them.
-	msr_rw 1 0x20 0x123456789a
-	msr_rw 1 0x21 0x42
-	msr_rw 1 0x29 0x16
-	msr_rw 1 0x2c 1
+	# No event is open: the registers are not knc's, and it leaves what
+	# CPU 1 holds through offline and online (INIT keeps it: linux-knc.sh).
+	# Its first event resets every online CPU's PMU.
+	leave_values 1
 	echo 0 >/sys/devices/system/cpu/cpu1/online
 	echo 1 >/sys/devices/system/cpu/cpu1/online
-	expect_eq "counter 0" 0 "$(msr_rw 1 0x20)"
-	expect_eq "counter 1" 0 "$(msr_rw 1 0x21)"
-	expect_eq "EvtSel1" 0 "$(msr_rw 1 0x29)"
-	expect_eq "SPFLT_CONTROL" 0 "$(msr_rw 1 0x2c)"
-	expect_eq "LVT performance entry" 0x400 "$(model_field 1 lvtpc)"
+	expect_eq "CPU 1's counter 0, knc idle" 0x123456789a "$(msr_rw 1 0x20)"
+	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep 60 &
+	holder=$!
+	wait_pid_comm $holder sleep
+	expect_reset 1
+	# While knc holds the counters, a CPU comes online with its PMU reset.
+	leave_values 1
+	echo 0 >/sys/devices/system/cpu/cpu1/online
+	echo 1 >/sys/devices/system/cpu/cpu1/online
+	expect_reset 1
 	out=$(mktemp)
 	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- taskset -c 1 "$MODEL" inject l2_read_miss 321
 	expect_eq "CPU 1 counts" 321 "$(count_of "$out" knc/l2_read_miss/)"
+	pkill -P $holder -x sleep
+	wait $holder
 }
 
 t_rdpmc_self_monitoring() {
@@ -415,7 +526,11 @@ t_register_accesses() {
 }
 
 t_debugfs_regs() {
-	local regs=/tmp/knc-regs cpu
+	local regs=/tmp/knc-regs cpu holder
+	# A knc event on CPU 0 keeps the counters knc's throughout.
+	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep 60 &
+	holder=$!
+	wait_pid_comm $holder sleep
 	# While a CPU-wide event counts on every CPU, the dump shows it decoded,
 	# as the model holds it.
 	perf stat -a -e knc/l2_read_miss/ -- cat /sys/kernel/debug/knc_pmu/regs >$regs
@@ -431,6 +546,12 @@ t_debugfs_regs() {
 	expect_eq "CPU 1's EvtSel0, dump against the model" "$(model_field 1 evtsel0)" \
 		"$(awk '$1 == "cpu1" && $2 ~ /^evtsel0=/ { split($2, v, "="); print v[2] }' $regs)"
 	expect_eq "CPU 1's EvtSel0 after the run" 0x1310cb "$(model_field 1 evtsel0)"
+	# The last knc event gives the counters back, every EvtSel cleared.
+	pkill -P $holder -x sleep
+	wait $holder
+	expect_eq "CPU 1's EvtSel0 after the last event" 0x0 "$(model_field 1 evtsel0)"
+	expect_eq "CPU 0's EvtSels after the last event" "0x0 0x0" \
+		"$(model_field 0 evtsel0) $(model_field 0 evtsel1)"
 }
 
 # --- thread count mode -------------------------------------------------------
@@ -547,14 +668,16 @@ t_pinned_after_per_task_use() {
 
 cases=(
 	"Linux's KNC driver drives the model at boot; the NMI watchdog runs|t_linux_driver_owns_the_pmu|x86"
-	"knc_pmu.ko refuses counters the NMI watchdog holds and says how to free them|t_busy_with_watchdog|x86"
+	"knc_pmu.ko loads beside the NMI watchdog; its events get EBUSY, and a log line says how to free the counters|t_busy_with_watchdog|x86"
 	"with the watchdog off the probe passes: the counters keep their values|t_probe_passes|x86"
-	"cpu's events get a clean EBUSY while knc_pmu.ko holds the counters|t_cpu_pmu_busy_while_loaded|x86"
+	"loaded and idle, knc_pmu.ko leaves the counters to the cpu PMU; while one PMU has events the other gets EBUSY|t_cpu_pmu_busy_while_loaded|x86"
 	"unload, load and count injected events exactly, 3 times|t_reload_count_exact|register"
 	"after unload the cpu PMU and the watchdog have the counters back|t_watchdog_back_after_unload|x86"
 	"a PMI comes right after its instruction, before a due interrupt or the next one's fault|t_pmi_before_interrupt_or_fault"
-	"the cpu PMU's used counters are cleared at load, not under a live knc event|t_dirty_counters_cleared_at_load|x86"
+	"the cpu PMU's used counters are cleared as knc takes them, not under a live knc event|t_dirty_counters_cleared_at_load|x86"
 	"in a task's hw context made by cpu, knc counts alone and beside task-clock|t_shared_hw_context|ctx"
+	"the counters go back and forth between knc and the cpu PMU, each counting exactly|t_handover_back_and_forth|x86"
+	"many tasks opening events on both PMUs at once get each an event or EBUSY|t_many_openers_on_both_pmus|x86"
 	"perf stat counts the loop's user instructions exactly|t_exact_user_instructions"
 	"perf record -c 100000 samples the loop 20 times at the next instruction|t_record_user_instructions|sample"
 	"a per-task event counts its own instructions only|t_per_task_isolation|ctx"
@@ -566,7 +689,7 @@ cases=(
 	"two overflows at once are both delivered|t_two_overflows_one_pmi"
 	"knc/cycles/ and knc/instructions/ count and sample the hot function|t_generic_aliases_record"
 	"bad MSR writes fault and bad monitor input is refused; counting goes on|t_bad_input_rejected"
-	"a CPU comes online with its PMU reset, whatever it held|t_online_resets_the_pmu|hotplug"
+	"knc resets every CPU's PMU as it takes the counters, and a CPU that comes online while it holds them|t_online_resets_the_pmu|hotplug"
 	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring|x86"
 	"no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)|t_rdpmc_not_on_a_redirected_page|core"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses|ctx"

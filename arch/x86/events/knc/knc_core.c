@@ -78,6 +78,10 @@ struct knc_cpu_hw {
  *	fills pmc_width from it (true on a KNC kernel with Linux's own driver,
  *	false without a core PMU)
  * @task_pinned: the owner is pinned for Linux 6.1 task contexts
+ * @holders: the events that hold the registers (with ops->acquire)
+ * @hold_lock: serializes taking and giving back the registers
+ * @owned: the registers are the driver's: its PMI handler and CPU hotplug
+ *	callbacks touch them only then
  */
 struct knc_pmu {
 	struct pmu pmu;
@@ -87,6 +91,9 @@ struct knc_pmu {
 	bool generic_types;
 	bool user_rdpmc;
 	atomic_t task_pinned;
+	atomic_t holders;
+	struct mutex hold_lock;
+	bool owned;
 };
 
 /*
@@ -534,6 +541,73 @@ static int knc_any_allowed(struct perf_event *event)
 #endif
 }
 
+static void knc_cpu_take(void *info)
+{
+	struct knc_pmu *kp = info;
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
+
+	/* The reset clears SPFLT_CONTROL: it holds no task's USER_PREF. */
+	cpuc->spflt = 0;
+	cpuc->spflt_task = NULL;
+	kp->ops->cpu_online();
+	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
+}
+
+static void knc_cpu_give_back(void *info)
+{
+	struct knc_pmu *kp = info;
+
+	if (kp->ops->cpu_offline)
+		kp->ops->cpu_offline();
+}
+
+/*
+ * Where a backend shares its registers (the native one, with the x86 core
+ * PMU and the NMI watchdog), the first event takes them and the last gives
+ * them back, as the x86 core holds them only while it has events
+ * (x86_reserve_hardware()). Between the two the driver owns every online
+ * CPU's PMU; a CPU that comes online meanwhile is reset by knc_cpu_online().
+ */
+static int knc_hold(struct knc_pmu *kp)
+{
+	int ret = 0;
+
+	if (!kp->ops->acquire || atomic_inc_not_zero(&kp->holders))
+		return 0;
+	mutex_lock(&kp->hold_lock);
+	if (!atomic_read(&kp->holders)) {
+		ret = kp->ops->acquire();
+		if (!ret) {
+			cpus_read_lock();
+			WRITE_ONCE(kp->owned, true);
+			on_each_cpu(knc_cpu_take, kp, 1);
+			cpus_read_unlock();
+		}
+	}
+	if (!ret)
+		atomic_inc(&kp->holders);
+	mutex_unlock(&kp->hold_lock);
+	return ret;
+}
+
+static void knc_event_destroy(struct perf_event *event)
+{
+	struct knc_pmu *kp = to_knc_pmu(event->pmu);
+
+	if (atomic_add_unless(&kp->holders, -1, 1))
+		return;
+	mutex_lock(&kp->hold_lock);
+	if (atomic_dec_and_test(&kp->holders)) {
+		/* An NMI meanwhile is still the driver's: no counter runs. */
+		cpus_read_lock();
+		on_each_cpu(knc_cpu_give_back, kp, 1);
+		WRITE_ONCE(kp->owned, false);
+		cpus_read_unlock();
+		kp->ops->release();
+	}
+	mutex_unlock(&kp->hold_lock);
+}
+
 static int knc_pmu_event_init(struct perf_event *event)
 {
 	struct knc_pmu *kp = to_knc_pmu(event->pmu);
@@ -598,6 +672,12 @@ static int knc_pmu_event_init(struct perf_event *event)
 	}
 	if (kp->user_rdpmc)
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+	if (kp->ops->acquire) {
+		ret = knc_hold(kp);
+		if (ret)
+			return ret;
+		event->destroy = knc_event_destroy;
+	}
 	knc_pin_for_task_context(kp, event);
 	return 0;
 }
@@ -675,7 +755,7 @@ static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	u64 start = 0;
 	int idx;
 
-	if (!kp)
+	if (!kp || !READ_ONCE(kp->owned))
 		return NMI_DONE;
 	if (knc_took)
 		start = sched_clock();
@@ -718,18 +798,16 @@ out:
 	return hweight_long(status);
 }
 
+/* With the CPU hotplug lock held, against knc_hold() and knc_event_destroy(). */
 static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
-	struct knc_cpu_hw *cpuc = per_cpu_ptr(kp->cpu_hw, cpu);
 	unsigned long flags;
 
+	if (!READ_ONCE(kp->owned))
+		return 0;
 	local_irq_save(flags);
-	/* The reset clears SPFLT_CONTROL: it holds no task's USER_PREF. */
-	cpuc->spflt = 0;
-	cpuc->spflt_task = NULL;
-	kp->ops->cpu_online();
-	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
+	knc_cpu_take(kp);
 	local_irq_restore(flags);
 	return 0;
 }
@@ -739,9 +817,10 @@ static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
 	unsigned long flags;
 
+	if (!READ_ONCE(kp->owned))
+		return 0;
 	local_irq_save(flags);
-	if (kp->ops->cpu_offline)
-		kp->ops->cpu_offline();
+	knc_cpu_give_back(kp);
 	local_irq_restore(flags);
 	return 0;
 }
@@ -863,6 +942,8 @@ struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
 	if (!kp->cpu_hw)
 		goto err_free;
 	kp->ops = ops;
+	mutex_init(&kp->hold_lock);
+	kp->owned = !ops->acquire;
 	kp->pmu = (struct pmu) {
 		.module		= ops->owner,
 		.task_ctx_nr	= perf_hw_context,
@@ -929,7 +1010,8 @@ EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_PMU);
  *
  * Called by the owner of the backend as it unloads; perf holds a
  * reference on the owner while events exist, so none is left. Quiesces
- * every CPU's PMU (cpu_offline) and unhooks the PMI.
+ * every CPU's PMU (cpu_offline) where the driver still owns the registers
+ * (a backend without ops->acquire), and unhooks the PMI.
  *
  * Context: process context; sleeps.
  */

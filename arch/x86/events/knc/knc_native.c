@@ -40,7 +40,7 @@ MODULE_DEVICE_TABLE(x86cpu, knc_native_ids);
 
 static bool hw_check = true;
 module_param(hw_check, bool, 0444);
-MODULE_PARM_DESC(hw_check, "Refuse a native PMU whose counter MSRs do not keep what is written to them, as under an emulator (default 1; 0 is for testing the MSR paths there)");
+MODULE_PARM_DESC(hw_check, "Refuse a native PMU whose counter MSRs do not keep what is written to them, as under an emulator; checked at load where no other driver holds them (default 1; 0 is for testing the MSR paths there)");
 
 /*
  * The LVT performance entry. From 6.6 on apic_read() and apic_write() are
@@ -144,14 +144,8 @@ DEFINE_SHOW_ATTRIBUTE(knc_native_regs);
 
 static void knc_native_remove(void)
 {
-	int i;
-
 	debugfs_remove_recursive(knc_native_dir);
 	knc_native_dir = NULL;
-	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
-		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
-		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
-	}
 }
 
 static int knc_native_clear_dirty_fn(void *mm)
@@ -173,11 +167,12 @@ static int knc_native_clear_dirty_fn(void *mm)
  * through RDPMC), once per CPU. It does not know the counters have another
  * owner now: it would zero a live knc counter the first time a task mapping a
  * knc event (perf record) is switched to. The NMI watchdog, stopped so that
- * this module could load, leaves such a counter on every CPU. Have the core
- * do it now, while no knc event exists: on each online CPU switch a kernel
- * thread from init_mm into the loading task's mm with RDPMC allowed for a
- * moment. The cpu PMU makes no new dirty counter while knc holds them; a CPU
- * that is offline now keeps what it had.
+ * knc could take the counters, leaves such a counter on every CPU. Have the
+ * core do it as knc takes them, before its first event counts: on each
+ * online CPU switch a kernel thread from init_mm into the opening task's mm
+ * with RDPMC allowed for a moment. The cpu PMU makes no new dirty counter
+ * while knc holds them; a CPU that is offline now keeps what it had, and
+ * is reset when it comes online.
  */
 static void knc_native_clear_x86_dirty(void)
 {
@@ -200,13 +195,11 @@ static void knc_native_clear_x86_dirty(void)
 
 /*
  * The x86 core PMU ("cpu", arch/x86/events/intel/knc.c) drives the same
- * MSRs. Both reserve them through the NMI watchdog's allocator, so whoever
- * comes second gets -EBUSY instead of silently sharing the counters.
- *
- * Return: 0, -EBUSY while the counters are reserved, or -ENODEV when they
- * do not keep their values.
+ * MSRs. Both reserve them through the NMI watchdog's allocator while they
+ * have events, so whoever comes second gets -EBUSY instead of silently
+ * sharing the counters.
  */
-static int knc_native_probe(void)
+static bool knc_native_reserve(void)
 {
 	int i;
 
@@ -218,23 +211,63 @@ static int knc_native_probe(void)
 			goto busy;
 		}
 	}
-	if (hw_check && !knc_native_counter_works()) {
-		knc_native_remove();
-		pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU; modprobe knc_sim for the simulated PMU\n");
-		return -ENODEV;
-	}
-	knc_native_clear_x86_dirty();
-	knc_native_dir = debugfs_create_dir("knc_pmu", NULL);
-	debugfs_create_file("regs", 0400, knc_native_dir, NULL,
-			    &knc_native_regs_fops);
-	return 0;
+	return true;
 busy:
 	while (--i >= 0) {
 		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
 		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
 	}
-	pr_err("the counters are in use: by the NMI watchdog (free them with 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0) or by events of the cpu PMU\n");
-	return -EBUSY;
+	return false;
+}
+
+static void knc_native_unreserve(void)
+{
+	int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
+		release_evntsel_nmi(KNC_MSR_EVNTSEL0 + i);
+		release_perfctr_nmi(KNC_MSR_PERFCTR0 + i);
+	}
+}
+
+/* The first knc event takes the counters, where nothing else holds them. */
+static int knc_native_acquire(void)
+{
+	if (!knc_native_reserve()) {
+		pr_err_ratelimited("knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters (close them; 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0)\n");
+		return -EBUSY;
+	}
+	knc_native_clear_x86_dirty();
+	pr_info_ratelimited("knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY until the last knc event is closed\n");
+	return 0;
+}
+
+static void knc_native_release(void)
+{
+	knc_native_unreserve();
+	pr_info_ratelimited("the last knc event closed: the counters are free for the cpu PMU and the NMI watchdog\n");
+}
+
+/*
+ * Return: 0, or -ENODEV when the counters do not keep their values. Where
+ * the cpu PMU or the NMI watchdog holds them now, Linux's own check that
+ * they work (check_hw_exists()) passed, and this one is not needed.
+ */
+static int knc_native_probe(void)
+{
+	if (hw_check && knc_native_reserve()) {
+		bool works = knc_native_counter_works();
+
+		knc_native_unreserve();
+		if (!works) {
+			pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU; modprobe knc_sim for the simulated PMU\n");
+			return -ENODEV;
+		}
+	}
+	knc_native_dir = debugfs_create_dir("knc_pmu", NULL);
+	debugfs_create_file("regs", 0400, knc_native_dir, NULL,
+			    &knc_native_regs_fops);
+	return 0;
 }
 
 static void knc_native_cpu_online(void)
@@ -251,14 +284,21 @@ static void knc_native_cpu_online(void)
 	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
-/* Leave no EvtSel enabled for the cpu PMU, which gets the counters back. */
+/*
+ * Leave no EvtSel enabled, no count and no overflow status for the cpu PMU,
+ * which gets the counters back: a task it lets use RDPMC could read them.
+ */
 static void knc_native_cpu_offline(void)
 {
 	int i;
 
 	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
-	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
 		wrmsrl(KNC_MSR_EVNTSEL0 + i, 0);
+		wrmsrl(KNC_MSR_PERFCTR0 + i, 0);
+	}
+	wrmsrl(KNC_MSR_SPFLT_CTRL, 0);
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
 }
 
 static u64 knc_native_read_counter(unsigned int idx)
@@ -319,6 +359,8 @@ static const struct knc_hw_ops knc_native_ops = {
 	.name			= "native",
 	.owner			= THIS_MODULE,
 	.user_rdpmc		= true,
+	.acquire		= knc_native_acquire,
+	.release		= knc_native_release,
 	.cpu_online		= knc_native_cpu_online,
 	.cpu_offline		= knc_native_cpu_offline,
 	.read_counter		= knc_native_read_counter,
@@ -347,11 +389,8 @@ static int __init knc_native_init(void)
 			boot_cpu_data.x86, boot_cpu_data.x86_model);
 		return 0;
 	}
-	ret = knc_native_probe();
-	if (ret == -ENODEV)
-		return 0;
-	if (ret)
-		goto err_core;
+	if (knc_native_probe())
+		return 0;	/* -ENODEV: the core alone */
 	kp = knc_pmu_register(&knc_native_ops);
 	if (IS_ERR(kp)) {
 		ret = PTR_ERR(kp);
