@@ -155,41 +155,42 @@ t_shared_hw_context() {
 	[ "$(awk '$1 == "group" { print $3 }' $out)" -gt 0 ] || fail "task-clock did not count"
 }
 
+# expect_busy_beside HOLDER EVENT ERE: while a perf stat -a counts HOLDER,
+# EVENT gets EBUSY, and knc_pmu's last kernel log line matches ERE
+expect_busy_beside() {
+	local bg err why=''
+	err=$(mktemp)
+	perf stat -o /dev/null -a -e "$1" -- build/tests/busy 30 &
+	bg=$!
+	wait_pid_comm $bg busy
+	if perf stat -o /dev/null -e "$2" -- true 2>"$err"; then
+		why="$2 opened while $1 holds the counters"
+	elif ! grep -q "Device or resource busy" "$err"; then
+		why="$2: not EBUSY"
+	elif ! dmesg | grep "knc_pmu: " | tail -n 1 | grep -q -E "$3"; then
+		why="no kernel log line saying: $3"
+	fi
+	cat "$err"
+	pkill -P $bg -x busy
+	wait $bg
+	[ -z "$why" ] || fail "$why"
+}
+
 # The generic events belong to the cpu PMU. With knc_pmu.ko loaded and no
 # knc event open it counts as without the module (plain perf stat works);
 # while a knc event is open its driver cannot reserve the counters, and
 # while a cpu event is open knc cannot: EBUSY each way, with a kernel log
 # line from knc_pmu.
 t_cpu_pmu_busy_while_loaded() {
-	local out bg
+	local out
 	out=$(mktemp)
 	pstat "$out" -e instructions:u -- $LOOP
 	expect_eq "cpu's instructions:u, knc loaded and idle" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 	perf stat -o /dev/null -- build/tests/busy 0.1 || fail "plain perf stat failed beside knc_pmu.ko"
-	perf stat -o /dev/null -a -e knc/instructions_executed/ -- build/tests/busy 30 &
-	bg=$!
-	wait_pid_comm $bg busy
-	if perf stat -o /dev/null -e instructions:u -- true 2>"$out.err"; then
-		fail "cpu's instructions opened while a knc event holds the counters"
-	fi
-	cat "$out.err"
-	grep -q "Device or resource busy" "$out.err" || fail "cpu: not EBUSY"
-	dmesg | grep "knc_pmu: " | tail -n 1 | grep -q "knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY" ||
-		fail "no kernel log line saying knc holds the counters"
-	pkill -x busy
-	wait $bg
-	perf stat -o /dev/null -a -e instructions -- build/tests/busy 30 &
-	bg=$!
-	wait_pid_comm $bg busy
-	if perf stat -o /dev/null -e knc/instructions_executed/u -- true 2>"$out.err"; then
-		fail "a knc event opened while a cpu event holds the counters"
-	fi
-	cat "$out.err"
-	grep -q "Device or resource busy" "$out.err" || fail "knc: not EBUSY"
-	dmesg | grep "knc_pmu: " | tail -n 1 | grep -q "knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters" ||
-		fail "no kernel log line saying who holds the counters"
-	pkill -x busy
-	wait $bg
+	expect_busy_beside knc/instructions_executed/ instructions:u \
+		"knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY"
+	expect_busy_beside instructions knc/instructions_executed/u \
+		"knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters"
 	# CPU-wide: a per-task event would pin the module on 6.1.
 	pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss 1234 --any
 	expect_eq "knc's, after" 1234 "$(count_of "$out" knc/l2_read_miss/)"
