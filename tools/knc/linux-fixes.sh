@@ -161,13 +161,5 @@ EOF
 commit 0004-rdpmc-redirect
 
 git format-patch -q --notes --cover-letter -o "$OUT" "$base"
-python3 - "$OUT"/0000-cover-letter.patch "$MSG/cover-letter.txt" <<'PY'
-import sys
-path, text = sys.argv[1], open(sys.argv[2]).read()
-subject, blurb = text.split('\n', 1)
-s = open(path).read()
-s = s.replace('*** SUBJECT HERE ***', subject.strip())
-s = s.replace('*** BLURB HERE ***', blurb.strip())
-open(path, 'w').write(s)
-PY
+python3 "$REPO/tools/knc/cover-letter.py" "$OUT"/0000-cover-letter.patch "$MSG/cover-letter.txt"
 ls "$OUT"
