@@ -203,9 +203,9 @@ t_handover_back_and_forth() {
 	for i in 1 2 3 4 5; do
 		pstat "$out" -e knc/instructions_executed/u -- $LOOP
 		expect_eq "knc, round $i" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
-		pstat "$out" -e instructions:u,instructions:u -- $LOOP
-		expect_eq "cpu, round $i" "$LOOP_INSNS $LOOP_INSNS" \
-			"$(awk '$1 == "instructions:u" { printf "%s%s", s, $2; s = " " }' "$out")"
+		# One event: unpatched, Linux's driver never counts on counter 1.
+		pstat "$out" -e instructions:u -- $LOOP
+		expect_eq "cpu, round $i" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 	done
 }
 
