@@ -234,7 +234,7 @@ static void knc_native_unreserve(void)
 static int knc_native_acquire(void)
 {
 	if (!knc_native_reserve()) {
-		pr_err_ratelimited("knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters (close them; 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0)\n");
+		pr_warn_ratelimited("knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters (close them; 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0)\n");
 		return -EBUSY;
 	}
 	knc_native_clear_x86_dirty();
