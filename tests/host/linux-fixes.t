@@ -23,12 +23,6 @@ SERIES=$B/series
 CHECKPATCH=$B/checkpatch/scripts/checkpatch.pl
 FILES=(arch/x86/events/intel/knc.c arch/x86/events/core.c)
 
-# skip NAME REASON: a case that cannot run here
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
 echo "TAP version 13"
 tools/knc/linux-fixes.sh >"$log" 2>&1
 result $? "tools/knc/linux-fixes.sh makes the series" "$log"

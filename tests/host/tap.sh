@@ -17,3 +17,9 @@ result() {
 		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
 	fi
 }
+
+# skip NAME REASON: case NAME cannot run here, for REASON (TAP "# SKIP")
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
