@@ -567,12 +567,13 @@ static void knc_cpu_give_back(void *info)
  * them back, as the x86 core holds them only while it has events
  * (x86_reserve_hardware()). Between the two the driver owns every online
  * CPU's PMU; a CPU that comes online meanwhile is reset by knc_cpu_online().
+ * Called only for a backend with ops->acquire.
  */
 static int knc_hold(struct knc_pmu *kp)
 {
 	int ret = 0;
 
-	if (!kp->ops->acquire || atomic_inc_not_zero(&kp->holders))
+	if (atomic_inc_not_zero(&kp->holders))
 		return 0;
 	mutex_lock(&kp->hold_lock);
 	if (!atomic_read(&kp->holders)) {
