@@ -45,11 +45,14 @@ build_clean() {
 	[ $status -eq 0 ] && [ ! -s "$log.w" ]
 	result $? "$3" "$log.w"
 }
-build_clean "$KDIR" $KNC "W=1 C=2 (sparse) build against $(basename "$(dirname "$KDIR")") is warning-free"
-# 6.12: a copy of the sources, as Kbuild builds in the source directory.
-rm -rf build/style-6.12 && mkdir -p build/style-6.12
-cp "${srcs[@]}" $KNC/*.tbl $KNC/Makefile build/style-6.12/
-build_clean "$KDIR_612" build/style-6.12 "W=1 C=2 (sparse) build against $(basename "$(dirname "$KDIR_612")") is warning-free"
+# Each in a copy of the sources, as Kbuild builds in the source directory,
+# and the guests beside this suite load the modules built there.
+for k in "$KDIR" "$KDIR_612"; do
+	d=build/style-$(basename "$(dirname "$k")")
+	rm -rf "$d" && mkdir -p "$d"
+	cp "${srcs[@]}" $KNC/*.tbl $KNC/Makefile "$d"/
+	build_clean "$k" "$d" "W=1 C=2 (sparse) build against $(basename "$(dirname "$k")") is warning-free"
+done
 # The model's test module, in a copy beside the headers it includes.
 for k in "$KDIR" "$KDIR_612"; do
 	d=build/style-kmod-$(basename "$(dirname "$k")")
