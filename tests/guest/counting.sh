@@ -133,7 +133,7 @@ t_bad_attr_table() {
 # shellcheck disable=SC2034 # the suites that source this file use it
 COUNTING_CASES=(
 	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss|ctx"
-	"each of the 59 events counts its own injection exactly|t_exact_every_event"
+	"each of the 59 events counts its own injection exactly|t_exact_every_event|user"
 	":u and :k count user and kernel injections apart|t_user_vs_kernel"
 	"two events on both counters are both exact|t_both_counters_exact"
 	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"

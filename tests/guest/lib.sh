@@ -118,14 +118,21 @@ run_case() {
 #   x86       the x86 core's PMU beside knc (its reservation, dirty
 #             counters, the NMI watchdog; leave_mm()'s signature)
 #   build     the modules built for that kernel (DKMS)
+#   user      not the kernel but what user space makes of the PMU (perf's
+#             event parsing, listing and metrics, the JSON, PAPI, each
+#             event's encoding end to end), on the counting path the other
+#             cases drive: it runs once, on 6.12, where a guest is fastest
+#             (KNC_USER_CASES=0 skips it: tests/run on the debug kernel)
 # A case without WHY tests the driver, the simulator or the model alone:
 # the same on any kernel. With KNC_KERNEL_CASES=1 (tests/run on 6.12) only
-# the cases with a WHY run; the debug kernel runs them all.
+# the cases with a WHY run; the debug kernel runs the others too.
 run_cases() {
 	local c name fn why rest
 	echo "TAP version 13"
 	[ "${KNC_KERNEL_CASES:-0}" != 1 ] ||
-		echo "# KNC_KERNEL_CASES=1: only the cases that depend on the kernel"
+		echo "# KNC_KERNEL_CASES=1: only the cases that depend on the kernel, and user space's"
+	[ "${KNC_USER_CASES:-1}" != 0 ] ||
+		echo "# KNC_USER_CASES=0: not the cases of user space's side (they run on 6.12)"
 	# shellcheck disable=SC2154 # the suite sets cases
 	for c in "${cases[@]}"; do
 		name=${c%%|*}
@@ -137,6 +144,9 @@ run_cases() {
 			continue
 		fi
 		if [ "${KNC_KERNEL_CASES:-0}" = 1 ] && [ -z "$why" ]; then
+			continue
+		fi
+		if [ "${KNC_USER_CASES:-1}" = 0 ] && [ "$why" = user ]; then
 			continue
 		fi
 		run_case "$name" "$fn"

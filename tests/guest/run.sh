@@ -527,10 +527,15 @@ t_record_freq_hot_function() {
 		top=$(perf report -i $d --stdio --sort sym 2>/dev/null | awk '/%/ && !/^#/ { print $NF; exit }')
 		echo "$cmd: $n samples over ${ns} ns of CPU time, top: $top"
 		expect_eq "hottest function" knc_hot "$top"
-		# 1000 per second of run time: at most 10% more, at most 20% fewer
-		# (perf re-estimates the period at each tick, and under TCG the
-		# guest's ticks come late; 86% to 92% were seen here).
-		[ $(( n * 1000000000 * 10 )) -gt $(( ns * 1000 * 8 )) ] || fail "too few samples"
+		# The event asked for 1000 samples a second, not the alias's period.
+		perf evlist -v -i $d | grep -q -E "sample_freq \}: 1000,.* freq: 1," ||
+			fail "not in frequency mode at 1000 Hz"
+		# 1000 per second of run time: at most 10% more, at most half fewer.
+		# perf re-estimates the period at each tick, and the simulator finds
+		# an overflow only when it looks (every millisecond of virtual time);
+		# under TCG, with another guest busy on the host, both come late
+		# (75% to 92% were seen here).
+		[ $(( n * 1000000000 * 10 )) -gt $(( ns * 1000 * 5 )) ] || fail "too few samples"
 		[ $(( n * 1000000000 * 10 )) -lt $(( ns * 1000 * 11 )) ] || fail "too many samples"
 	done
 }
@@ -796,8 +801,8 @@ cases=(
 	"with sampling=0 counting works and perf record fails cleanly|t_sampling_forced_off"
 	"bad module parameters fail the load; unknown ones are ignored, logged|t_bad_module_params"
 	"sysfs format matches the EvtSel layout, no cpumask|t_sysfs_format"
-	"sysfs aliases match the JSON table|t_sysfs_aliases_match_json"
-	"perf list shows all 59 knc events|t_perf_list_all_events"
+	"sysfs aliases match the JSON table|t_sysfs_aliases_match_json|user"
+	"perf list shows all 59 knc events|t_perf_list_all_events|user"
 	"${COUNTING_CASES[@]}"
 	"groups that cannot fit on the counters fail with EINVAL|t_group_of_counter0_events_einval|ctx"
 	"two counter-0 events are multiplexed and scaled|t_multiplexed_counter0_events|ctx"
@@ -808,10 +813,10 @@ cases=(
 	"without a core PMU, generic and raw events count on knc|t_generic_events_without_core_pmu|core"
 	"reserved bits and undefined events are rejected|t_bad_config_rejected"
 	"malformed debugfs input fails with EINVAL or ERANGE and changes nothing|t_bad_debugfs_input"
-	"Debian's PAPI counts knc events under perf_event_paranoid 2, says why not under 3|t_papi_through_knc"
-	"perf list (make perf) shows every event and metric, by topic and group|t_perf_list_descriptions_and_metrics"
-	"perf stat -M computes every metric from the live PMU|t_metrics_compute"
-	"perf record without -c uses the alias's default period|t_alias_default_period"
+	"Debian's PAPI counts knc events under perf_event_paranoid 2, says why not under 3|t_papi_through_knc|user"
+	"perf list (make perf) shows every event and metric, by topic and group|t_perf_list_descriptions_and_metrics|user"
+	"perf stat -M computes every metric from the live PMU|t_metrics_compute|user"
+	"perf record without -c uses the alias's default period|t_alias_default_period|user"
 	"perf record -c 1000 records exactly 1000 samples of the injector|t_record_exact|sample"
 	"two sampling events at once are each exact|t_record_two_events"
 	"perf record -F 1000 finds the hot function at the right rate|t_record_freq_hot_function|sample"
