@@ -143,25 +143,20 @@ build/tests/waitloop: tests/guest/loop.S
 deps:
 	tools/knc/install-deps
 
-# Each step is its own make, so that KDIR is read after deps installed it;
-# each prints its wall time (tests/run then prints each suite's).
-timed = @t0=$$(date +%s); $(MAKE) $(1) || exit $$?; echo "\# make $(1): $$(( $$(date +%s) - t0 )) s"
-
+# What the debug kernel's build needs first, so that it starts at once;
+# tests/run --build then makes deps, all, perf and qemu beside it, each its
+# own make (KDIR is read after deps installed it), and prints each step's
+# wall time and each suite's.
 check:
-	$(call timed,deps)
-	$(call timed,all)
-	$(call timed,perf)
-	$(call timed,qemu)
-	tests/run
+	tools/knc/install-deps --kernel
+	tests/run --build
 
 test:
 	tests/run
 
-check-debug: deps
-	$(MAKE) all
-	$(MAKE) perf
-	$(MAKE) qemu
-	tests/run debug-kunit debug debug-model debug-linux-knc
+check-debug:
+	tools/knc/install-deps --kernel
+	tests/run --build debug-kunit debug debug-model debug-linux-knc
 
 demo: deps
 	$(MAKE) all
