@@ -41,6 +41,15 @@
 #define KNC_SPFLT_USER_PREF	BIT_ULL(63)
 
 /*
+ * Reserved bits (tables 1-4, 1-5, 1-7, 1-9, 1-10): a WRMSR with one set
+ * raises #GP. EvtSel bit 19 is the P6's pin control, reserved here.
+ */
+#define KNC_CNTVAL_RESERVED	GENMASK_ULL(63, KNC_CNTVAL_BITS)
+#define KNC_EVTSEL_RESERVED	(GENMASK_ULL(63, 32) | BIT_ULL(19))
+#define KNC_SPFLT_RESERVED	GENMASK_ULL(62, KNC_NUM_COUNTERS)
+#define KNC_GLOBAL_RESERVED	GENMASK_ULL(63, KNC_NUM_COUNTERS)
+
+/*
  * The perf_event_attr::config bits a user may set (the sysfs format); ANY
  * only with the privilege the driver checks.
  */

@@ -161,6 +161,15 @@ static void test_layout_msrs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, KNC_NUM_COUNTERS, 2);
 }
 
+/* Tables 1-4, 1-5, 1-7, 1-9, 1-10: what a WRMSR may not set. */
+static void test_layout_reserved_bits(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, KNC_CNTVAL_RESERVED, 0xffffff0000000000ULL);
+	KUNIT_EXPECT_EQ(test, KNC_EVTSEL_RESERVED, 0xffffffff00080000ULL);
+	KUNIT_EXPECT_EQ(test, KNC_SPFLT_RESERVED, 0x7ffffffffffffffcULL);
+	KUNIT_EXPECT_EQ(test, KNC_GLOBAL_RESERVED, 0xfffffffffffffffcULL);
+}
+
 static void test_layout_evtsel_bits(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, KNC_EVTSEL_EVENT, 0xff);
@@ -979,6 +988,7 @@ static void test_counter_start_overflows_after_left(struct kunit *test)
 
 static struct kunit_case knc_logic_cases[] = {
 	KUNIT_CASE(test_layout_msrs),
+	KUNIT_CASE(test_layout_reserved_bits),
 	KUNIT_CASE(test_layout_evtsel_bits),
 	KUNIT_CASE(test_layout_widths),
 	KUNIT_CASE(test_table_count),

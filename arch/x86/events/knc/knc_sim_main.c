@@ -500,6 +500,18 @@ static void knc_sim_cpu_offline(void)
 	sc->pmi_pending = false;
 }
 
+/*
+ * A write the register model refused: on a KNC the WRMSR raises #GP, and
+ * the kernel's fixup reports it ("unchecked MSR access error"). Say the
+ * same, so that the suites catch a driver that sets a reserved bit.
+ */
+static void knc_sim_check_write(bool ok, u32 msr, u64 val)
+{
+	if (!ok)
+		pr_warn_ratelimited("unchecked MSR access error: WRMSR to %#x (tried to write %#llx): a reserved bit, #GP on a KNC\n",
+				    msr, val);
+}
+
 static u64 knc_sim_read_counter(unsigned int idx)
 {
 	struct knc_sim_cpu *sc = knc_sim_sync();
@@ -513,7 +525,8 @@ static void knc_sim_write_counter(unsigned int idx, u64 val)
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
 	sc->access[KNC_SIM_WR_CTR]++;
-	knc_sim_write_counter_reg(&sc->regs, idx, val);
+	knc_sim_check_write(knc_sim_write_counter_reg(&sc->regs, idx, val),
+			    KNC_MSR_PERFCTR0 + idx, val);
 	knc_sim_clock_update(sc);
 }
 
@@ -529,7 +542,8 @@ static void knc_sim_write_evtsel(unsigned int idx, u64 val)
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
 	sc->access[KNC_SIM_WR_EVTSEL]++;
-	knc_sim_write_evtsel_reg(&sc->regs, idx, val);
+	knc_sim_check_write(knc_sim_write_evtsel_reg(&sc->regs, idx, val),
+			    KNC_MSR_EVNTSEL0 + idx, val);
 	knc_sim_flush_pmi(sc);
 }
 
@@ -538,7 +552,8 @@ static void knc_sim_write_global_ctrl(u64 val)
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
 	sc->access[KNC_SIM_WR_CTRL]++;
-	knc_sim_write_global_ctrl_reg(&sc->regs, val);
+	knc_sim_check_write(knc_sim_write_global_ctrl_reg(&sc->regs, val),
+			    KNC_MSR_GLOBAL_CTRL, val);
 	if (in_nmi() && val && sc->race)
 		knc_sim_race(sc);
 	knc_sim_flush_pmi(sc);
@@ -557,7 +572,8 @@ static void knc_sim_write_ovf_ctrl(u64 val)
 	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
 
 	sc->access[KNC_SIM_WR_OVF]++;
-	knc_sim_write_ovf_ctrl_reg(&sc->regs, val);
+	knc_sim_check_write(knc_sim_write_ovf_ctrl_reg(&sc->regs, val),
+			    KNC_MSR_GLOBAL_OVF_CTRL, val);
 }
 
 static void knc_sim_unmask(void)
@@ -581,7 +597,8 @@ static void knc_sim_write_spflt(u64 val)
 	struct knc_sim_cpu *sc = knc_sim_sync();
 
 	sc->access[KNC_SIM_WR_SPFLT]++;
-	knc_sim_write_spflt_reg(&sc->regs, val);
+	knc_sim_check_write(knc_sim_write_spflt_reg(&sc->regs, val),
+			    KNC_MSR_SPFLT_CTRL, val);
 }
 
 static struct pt_regs *knc_sim_sample_regs(struct pt_regs *pmi_regs)

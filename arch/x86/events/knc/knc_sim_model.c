@@ -14,30 +14,28 @@
  * its first cycle.
  *
  * Overflow past 40 bits sets the counter's sticky GLOBAL_STATUS bit, with or
- * without INT. The PMI line is high while a status bit of a counter with INT
- * set is; a rising edge is delivered when the LVT entry is unmasked and
- * masks it (section 1.4.3.9), so a driver that does not unmask the entry
- * gets no further PMIs.
+ * without INT. The 1-bit PMI line goes from 0 to 1 when a counter with INT
+ * set overflows and stays 1 until OVF_CONTROL leaves the status 0 (section
+ * 1.4.3.9): a second overflow meanwhile, or INT set after an overflow,
+ * raises nothing. The rising edge is delivered when the LVT entry is
+ * unmasked and masks it, so a driver that does not unmask the entry gets
+ * no further PMIs. A write with a reserved bit set is refused, as a KNC
+ * refuses it with #GP: the register keeps its value.
  */
 #include <linux/string.h>
 
 #include "knc_sim_model.h"
 
-static void knc_sim_update_line(struct knc_sim_regs *r)
+/* A counter with INT set overflowed: the line's rising edge, if it was low. */
+static void knc_sim_raise_line(struct knc_sim_regs *r)
 {
-	bool line = false;
-	unsigned int i;
-
-	for (i = 0; i < KNC_NUM_COUNTERS; i++)
-		if ((r->global_status & BIT_ULL(i)) &&
-		    (r->evtsel[i] & KNC_EVTSEL_INT))
-			line = true;
-
-	if (line && !r->pmi_line && !r->lvt_masked) {
+	if (r->pmi_line)
+		return;
+	r->pmi_line = true;
+	if (!r->lvt_masked) {
 		r->lvt_masked = true;
 		r->pmi_raise = true;
 	}
-	r->pmi_line = line;
 }
 
 /** knc_sim_reset - warm reset: every PMU register reads zero */
@@ -46,32 +44,50 @@ void knc_sim_reset(struct knc_sim_regs *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void knc_sim_write_counter_reg(struct knc_sim_regs *r, unsigned int idx, u64 val)
+/*
+ * The register writes return false, changing nothing, where a KNC raises
+ * #GP: a reserved bit set.
+ */
+bool knc_sim_write_counter_reg(struct knc_sim_regs *r, unsigned int idx, u64 val)
 {
-	r->ctr[idx] = val & KNC_CNTVAL_MASK;
+	if (val & KNC_CNTVAL_RESERVED)
+		return false;
+	r->ctr[idx] = val;
+	return true;
 }
 
-void knc_sim_write_evtsel_reg(struct knc_sim_regs *r, unsigned int idx, u64 val)
+bool knc_sim_write_evtsel_reg(struct knc_sim_regs *r, unsigned int idx, u64 val)
 {
-	r->evtsel[idx] = val & GENMASK_ULL(31, 0);
-	knc_sim_update_line(r);
+	if (val & KNC_EVTSEL_RESERVED)
+		return false;
+	r->evtsel[idx] = val;
+	return true;
 }
 
-void knc_sim_write_global_ctrl_reg(struct knc_sim_regs *r, u64 val)
+bool knc_sim_write_global_ctrl_reg(struct knc_sim_regs *r, u64 val)
 {
-	r->global_ctrl = val & KNC_COUNTERS_MASK;
+	if (val & KNC_GLOBAL_RESERVED)
+		return false;
+	r->global_ctrl = val;
+	return true;
 }
 
-void knc_sim_write_ovf_ctrl_reg(struct knc_sim_regs *r, u64 val)
+bool knc_sim_write_ovf_ctrl_reg(struct knc_sim_regs *r, u64 val)
 {
-	r->global_status &= ~(val & KNC_COUNTERS_MASK);
-	knc_sim_update_line(r);
+	if (val & KNC_GLOBAL_RESERVED)
+		return false;
+	r->global_status &= ~val;
+	if (!r->global_status)
+		r->pmi_line = false;
+	return true;
 }
 
-/* PERF_SPFLT_CONTROL: USER_PREF and the two counter bits; the rest reserved. */
-void knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val)
+bool knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val)
 {
-	r->spflt = val & (KNC_SPFLT_USER_PREF | KNC_COUNTERS_MASK);
+	if (val & KNC_SPFLT_RESERVED)
+		return false;
+	r->spflt = val;
+	return true;
 }
 
 void knc_sim_unmask_pmi(struct knc_sim_regs *r)
@@ -130,7 +146,7 @@ static u64 knc_sim_rate(u64 sel, const struct knc_sim_burst *b)
 bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b)
 {
 	u64 n = b->cycles, inc[KNC_NUM_COUNTERS] = { 0 };
-	bool edge_now = !b->started, raised = r->pmi_raise;
+	bool edge_now = !b->started, raised = r->pmi_raise, line = false;
 	unsigned int i;
 
 	if (!n)
@@ -163,13 +179,16 @@ bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b)
 
 		if (!add)
 			continue;
-		if (sum > KNC_CNTVAL_MASK)
+		if (sum > KNC_CNTVAL_MASK) {
 			r->global_status |= BIT_ULL(i);
+			line |= !!(r->evtsel[i] & KNC_EVTSEL_INT);
+		}
 		r->ctr[i] = sum & KNC_CNTVAL_MASK;
 	}
 
 	b->cycles -= n;
 	b->started = true;
-	knc_sim_update_line(r);
+	if (line)
+		knc_sim_raise_line(r);
 	return r->pmi_raise && !raised;
 }

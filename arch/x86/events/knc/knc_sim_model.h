@@ -21,7 +21,8 @@
  * @global_status: IA32_PERF_GLOBAL_STATUS
  * @spflt: PERF_SPFLT_CONTROL
  * @lvt_masked: the local APIC LVT performance entry's mask bit
- * @pmi_line: the 1-bit PMI signal towards the APIC
+ * @pmi_line: the 1-bit PMI signal towards the APIC, latched from an INT
+ *	counter's overflow until the status is cleared
  * @pmi_raise: a PMI was delivered; the owner sends the NMI and clears it
  */
 struct knc_sim_regs {
@@ -57,12 +58,12 @@ struct knc_sim_burst {
 };
 
 void knc_sim_reset(struct knc_sim_regs *r);
-void knc_sim_write_counter_reg(struct knc_sim_regs *r, unsigned int idx, u64 val);
-void knc_sim_write_ovf_ctrl_reg(struct knc_sim_regs *r, u64 val);
-void knc_sim_write_evtsel_reg(struct knc_sim_regs *r, unsigned int idx, u64 val);
-void knc_sim_write_global_ctrl_reg(struct knc_sim_regs *r, u64 val);
+bool knc_sim_write_counter_reg(struct knc_sim_regs *r, unsigned int idx, u64 val);
+bool knc_sim_write_ovf_ctrl_reg(struct knc_sim_regs *r, u64 val);
+bool knc_sim_write_evtsel_reg(struct knc_sim_regs *r, unsigned int idx, u64 val);
+bool knc_sim_write_global_ctrl_reg(struct knc_sim_regs *r, u64 val);
 void knc_sim_unmask_pmi(struct knc_sim_regs *r);
-void knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val);
+bool knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val);
 bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b);
 
 #endif /* _KNC_SIM_MODEL_H */
