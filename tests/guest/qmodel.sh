@@ -16,10 +16,15 @@ evtsels() {
 	"$MODEL" regs | awk '{ for (i = 1; i < NF; i++) if ($i ~ /^evtsel[01]$/) print $(i + 1) }'
 }
 
-# expect_pmis_serviced: every PMI the model raised reached the guest, and
-# the LVT performance entry is unmasked again on every CPU
+# PMIs lost on purpose since boot: knc_model_test.ko's pmi_lvt_masked rule
+# overflows a counter under a masked LVT entry (model.sh, model_test_log)
+PMI_LOST_ON_PURPOSE=/tmp/knc-pmi-lost-on-purpose
+
+# expect_pmis_serviced: every PMI the model raised for a driver reached the
+# guest, and the LVT performance entry is unmasked again on every CPU
 expect_pmis_serviced() {
-	expect_eq "PMIs lost to a masked LVT entry" 0 "$(model_sum pmi_lost)"
+	expect_eq "PMIs lost to a masked LVT entry" "$(cat $PMI_LOST_ON_PURPOSE 2>/dev/null || echo 0)" \
+		"$(model_sum pmi_lost)"
 	! "$MODEL" regs | grep -E -q "lvtpc 0x1[0-9a-f]{4}" || fail "an LVT entry was left masked"
 }
 

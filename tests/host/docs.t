@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The documentation builds with Debian's Sphinx without a warning (-W), as
-# TAP; its bad-input table is current; every module parameter has
-# modinfo text and is in the admin guide's page.
+# TAP; its bad-input and conformance tables are current; every module
+# parameter has modinfo text and is in the admin guide's page.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -28,6 +28,13 @@ if make -s build/tests/badattr >"$log" 2>&1; then
 	diff -u "$log.have" "$log.want" >"$log"
 fi
 result $? "Documentation's bad-input table is badattr --rst's" "$log"
+
+# The model's conformance table is the one knc_model_test.ko runs.
+tools/knc/conformance-table >"$log.want" 2>"$log" &&
+	sed -n '/^\.\. conformance-table-begin/,/^\.\. conformance-table-end/p' \
+		Documentation/knc-pmu.rst | sed '1,2d;$d' | sed '$d' >"$log.have" &&
+	diff -u "$log.have" "$log.want" >"$log"
+result $? "Documentation's conformance table is tools/knc/conformance-table's" "$log"
 
 # The modules as make builds them.
 for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do

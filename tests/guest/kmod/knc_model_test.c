@@ -17,10 +17,17 @@
  * pmi_before_fault: the counter overflows at the instruction before a
  * RDMSR that faults (#GP, fixed up). The PMI must come before the fault,
  * with the RDMSR as its IP.
+ *
+ * Then the conformance rules (knc_model_test_rules[]): one check per rule
+ * of section 1.4 of Intel document 327357-001 (seed 000), or per choice
+ * where it is silent, each saying "ok RULE" or "not ok RULE: what it saw".
+ * tools/knc/conformance-table makes Documentation's table from that list;
+ * a rule with no check yet shows as such there and here ("# no case").
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
@@ -55,11 +62,23 @@ static bool nmi_after_irq;
 static bool irq_ran;
 static atomic_t foreign_nmis = ATOMIC_INIT(0);
 
+/*
+ * Set by the conformance checks: the handler only counts the PMIs and
+ * unmasks the LVT entry, leaving the PMU's registers alone.
+ */
+static bool nmi_count_only;
+static atomic_t pmis = ATOMIC_INIT(0);
+
 static int knc_model_test_nmi(unsigned int cmd, struct pt_regs *regs)
 {
 	u64 status;
 
 	rdmsrl(KNC_MSR_GLOBAL_STATUS, status);
+	if (READ_ONCE(nmi_count_only) && status) {
+		atomic_inc(&pmis);
+		apic->write(APIC_LVTPC, APIC_DM_NMI);
+		return NMI_HANDLED;
+	}
 	if (!(status & BIT_ULL(0))) {
 		atomic_inc(&foreign_nmis);
 		return NMI_DONE;
@@ -188,23 +207,487 @@ static int knc_model_test_pmi_before_fault(void)
 	return 0;
 }
 
-/* Both checks on this CPU, its counter 0 saved and put back. */
-static int knc_model_test_run(void)
+/* ------------------------------------------------------------ conformance */
+
+#define RULE_FAIL(fmt, ...) \
+	({ pr_err("not ok %s: " fmt "\n", rule_name, ##__VA_ARGS__); -EIO; })
+
+static const char *rule_name;
+
+static bool rd_faults(u32 msr)
 {
-	u64 ctr, sel, ctrl;
+	u64 val;
+
+	return rdmsrl_safe(msr, &val) != 0;
+}
+
+static bool wr_faults(u32 msr, u64 val)
+{
+	return wrmsrl_safe(msr, val) != 0;
+}
+
+/* RDPMC of @ecx, fixed up: false when it faulted */
+static bool rdpmc_ok(u32 ecx, u64 *val)
+{
+	u32 lo = 0, hi = 0;
+	bool ok = false;
+
+	asm volatile("1: rdpmc\n\t"
+		     "movb $1, %2\n"
+		     "2:\n\t"
+		     _ASM_EXTABLE(1b, 2b)
+		     : "=a" (lo), "=d" (hi), "+r" (ok)
+		     : "c" (ecx));
+	*val = (u64)hi << 32 | lo;
+	return ok;
+}
+
+/* RDMSR and WRMSR of each MSR in [@lo, @hi] must fault */
+static int absent(u32 lo, u32 hi)
+{
+	u32 msr;
+
+	for (msr = lo; msr <= hi; msr++) {
+		if (!rd_faults(msr))
+			return RULE_FAIL("RDMSR %#x did not fault", msr);
+		if (!wr_faults(msr, 0))
+			return RULE_FAIL("WRMSR %#x did not fault", msr);
+	}
+	return 0;
+}
+
+/* WRMSR @msr with each bit of @bits set must fault, and change nothing */
+static int reserved(u32 msr, u64 bits, u64 base)
+{
+	u64 before, after;
+	int b;
+
+	rdmsrl(msr, before);
+	for_each_set_bit(b, (unsigned long *)&bits, 64) {
+		if (!wr_faults(msr, base | BIT_ULL(b)))
+			return RULE_FAIL("WRMSR %#x with bit %d set did not fault", msr, b);
+	}
+	rdmsrl(msr, after);
+	if (after != before)
+		return RULE_FAIL("MSR %#x changed from %#llx to %#llx", msr, before, after);
+	return 0;
+}
+
+/* write @val to @msr: it must read back as written */
+static int reads_back(u32 msr, u64 val)
+{
+	u64 got;
+
+	if (wr_faults(msr, val))
+		return RULE_FAIL("WRMSR %#x of %#llx faulted", msr, val);
+	rdmsrl(msr, got);
+	if (got != val)
+		return RULE_FAIL("MSR %#x read %#llx after a write of %#llx", msr, got, val);
+	return 0;
+}
+
+/* ring-0 instructions, enough to move a counter past a few events */
+static noinline void spin(void)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		barrier();
+}
+
+/* a clean PMU: nothing counts, no status, both counters at @start */
+static void pmu_clear(u64 start)
+{
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrl(KNC_MSR_EVNTSEL0, 0);
+	wrmsrl(KNC_MSR_EVNTSEL0 + 1, 0);
+	wrmsrl(KNC_MSR_SPFLT_CTRL, 0);
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
+	wrmsrl(KNC_MSR_PERFCTR0, start);
+	wrmsrl(KNC_MSR_PERFCTR0 + 1, start);
+}
+
+/* counter @idx counts ring-0 instructions, with @more (INT) */
+static void count_insns(int idx, u64 more)
+{
+	wrmsrl(KNC_MSR_EVNTSEL0 + idx, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_EN | more);
+}
+
+static u64 status(void)
+{
+	u64 val;
+
+	rdmsrl(KNC_MSR_GLOBAL_STATUS, val);
+	return val;
+}
+
+static int r_absent_pmc(void)		{ return absent(0xc1, 0xc8); }
+static int r_absent_evtsel(void)	{ return absent(0x186, 0x18f); }
+static int r_absent_fixed(void)		{ return absent(0x309, 0x30b) ?: absent(0x38d, 0x38d); }
+static int r_absent_caps(void)		{ return absent(0x345, 0x345); }
+static int r_absent_global(void)	{ return absent(0x38e, 0x391); }
+static int r_absent_fw(void)		{ return absent(0x4c1, 0x4c8); }
+static int r_absent_ds(void)		{ return absent(0x3f1, 0x3f1) ?: absent(0x600, 0x600); }
+static int r_holes(void)		{ return absent(0x22, 0x27) ?: absent(0x2a, 0x2b); }
+
+static int r_status_ro(void)
+{
+	return wr_faults(KNC_MSR_GLOBAL_STATUS, 0) ? 0 : RULE_FAIL("WRMSR 0x2d did not fault");
+}
+
+static int r_ovf_ctrl_wo(void)
+{
+	return rd_faults(KNC_MSR_GLOBAL_OVF_CTRL) ? 0 : RULE_FAIL("RDMSR 0x2e did not fault");
+}
+
+static int r_ctr_reserved(void)
+{
+	return reserved(KNC_MSR_PERFCTR0, KNC_CNTVAL_RESERVED, 0) ?:
+	       reserved(KNC_MSR_PERFCTR0 + 1, KNC_CNTVAL_RESERVED, 0);
+}
+
+/* all 40 bits are written; nothing is sign-extended from bit 31 or 39 */
+static int r_ctr_40_bits(void)
+{
+	static const u64 vals[] = { 0x7fffffffULL, 0x80000000ULL, 0x8000000000ULL,
+				    0xff00000001ULL, KNC_CNTVAL_MASK };
+	int i, idx, err = 0;
+
+	for (idx = 0; idx < KNC_NUM_COUNTERS && !err; idx++)
+		for (i = 0; i < ARRAY_SIZE(vals) && !err; i++)
+			err = reads_back(KNC_MSR_PERFCTR0 + idx, vals[i]);
+	return err;
+}
+
+static int r_evtsel_reserved(void)
+{
+	/* every defined bit but EN reads back */
+	u64 defined = ~KNC_EVTSEL_RESERVED & ~KNC_EVTSEL_EN;
+
+	return reads_back(KNC_MSR_EVNTSEL0, defined) ?:
+	       reads_back(KNC_MSR_EVNTSEL0, 0) ?:
+	       reserved(KNC_MSR_EVNTSEL0, KNC_EVTSEL_RESERVED, 0) ?:
+	       reserved(KNC_MSR_EVNTSEL0 + 1, KNC_EVTSEL_RESERVED, 0);
+}
+
+static int r_spflt_reserved(void)
+{
+	return reads_back(KNC_MSR_SPFLT_CTRL, KNC_SPFLT_USER_PREF | KNC_COUNTERS_MASK) ?:
+	       reads_back(KNC_MSR_SPFLT_CTRL, 0) ?:
+	       reserved(KNC_MSR_SPFLT_CTRL, KNC_SPFLT_RESERVED, 0);
+}
+
+static int r_global_ctrl_reserved(void)
+{
+	return reads_back(KNC_MSR_GLOBAL_CTRL, KNC_COUNTERS_MASK) ?:
+	       reads_back(KNC_MSR_GLOBAL_CTRL, 0) ?:
+	       reserved(KNC_MSR_GLOBAL_CTRL, KNC_GLOBAL_RESERVED, 0);
+}
+
+static int r_ovf_ctrl_reserved(void)
+{
+	u64 bits = KNC_GLOBAL_RESERVED;
+	int b;
+
+	/* write-only: reserved() cannot read it back */
+	for_each_set_bit(b, (unsigned long *)&bits, 64)
+		if (!wr_faults(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(b)))
+			return RULE_FAIL("WRMSR 0x2e with bit %d set did not fault", b);
+	return 0;
+}
+
+/* a counter counts only while its EN and its GLOBAL_CTRL bit are both set */
+static int r_en_and_global(void)
+{
+	static const struct { u64 more, global; bool counts; } cases[] = {
+		{ 0, 0, false }, { 0, 1, false },
+		{ KNC_EVTSEL_EN, 0, false }, { KNC_EVTSEL_EN, 1, true },
+	};
+	u64 before, after;
+	bool counted;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		pmu_clear(0);
+		wrmsrl(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | cases[i].more);
+		wrmsrl(KNC_MSR_GLOBAL_CTRL, cases[i].global);
+		rdmsrl(KNC_MSR_PERFCTR0, before);
+		spin();
+		rdmsrl(KNC_MSR_PERFCTR0, after);
+		wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+		counted = after > before;
+		if (counted != cases[i].counts)
+			return RULE_FAIL("EN %d, GLOBAL_CTRL %llu: %llu instructions counted",
+					 !!cases[i].more, cases[i].global, after - before);
+	}
+	return 0;
+}
+
+/* both counters overflow without INT: sticky bits, cleared only as written */
+static int r_status_sticky(void)
+{
+	u64 st, a, b;
+
+	pmu_clear(KNC_CNTVAL_MASK - 10);
+	count_insns(0, 0);
+	count_insns(1, 0);
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, KNC_COUNTERS_MASK);
+	spin();
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	rdmsrl(KNC_MSR_PERFCTR0, a);
+	rdmsrl(KNC_MSR_PERFCTR0 + 1, b);
+	st = status();
+	/* wrapped: small, whatever interrupts ran meanwhile */
+	if (st != KNC_COUNTERS_MASK || a > BIT_ULL(32) || b > BIT_ULL(32))
+		return RULE_FAIL("after both wrapped: status %#llx, counters %#llx %#llx", st, a, b);
+	if (atomic_read(&pmis))
+		return RULE_FAIL("%d PMIs without INT", atomic_read(&pmis));
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	if (status() != BIT_ULL(1))
+		return RULE_FAIL("OVF_CONTROL 1 left status %#llx", status());
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, 0);
+	if (status() != BIT_ULL(1))
+		return RULE_FAIL("OVF_CONTROL 0 left status %#llx", status());
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(1));
+	if (status())
+		return RULE_FAIL("OVF_CONTROL 2 left status %#llx", status());
+	return 0;
+}
+
+/* overflow counter @idx (INT per @more) and give a PMI time to arrive */
+static void overflow(int idx, u64 more)
+{
+	u64 start = KNC_CNTVAL_MASK - 10;
+
+	wrmsr(KNC_MSR_PERFCTR0 + idx, lower_32_bits(start), upper_32_bits(start));
+	count_insns(idx, more);
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(idx));
+	spin();
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrl(KNC_MSR_EVNTSEL0 + idx, 0);
+	udelay(10);
+}
+
+static int expect_pmis(int want, const char *when)
+{
+	int got = atomic_read(&pmis);
+
+	return got == want ? 0 : RULE_FAIL("%s: %d PMIs, want %d", when, got, want);
+}
+
+/* setting INT after an overflow raises no PMI: the line rises at overflow */
+static int r_pmi_int_after(void)
+{
+	pmu_clear(0);
+	overflow(0, 0);
+	if (status() != BIT_ULL(0))
+		return RULE_FAIL("status %#llx after the overflow", status());
+	wrmsrl(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_INT);
+	udelay(10);
+	wrmsrl(KNC_MSR_EVNTSEL0, 0);
+	return expect_pmis(0, "INT set after an overflow without it");
+}
+
+/*
+ * The line stays high until the status is 0: a second overflow, and
+ * clearing one of two bits, raise nothing; after the status is cleared the
+ * next overflow raises a PMI.
+ */
+static int r_pmi_latch(void)
+{
 	int err;
 
+	pmu_clear(0);
+	overflow(0, KNC_EVTSEL_INT);
+	err = expect_pmis(1, "the first overflow");
+	if (err)
+		return err;
+	overflow(1, KNC_EVTSEL_INT);
+	err = expect_pmis(1, "a second overflow with the status not cleared");
+	if (err)
+		return err;
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	overflow(0, KNC_EVTSEL_INT);
+	err = expect_pmis(1, "an overflow after one of two status bits was cleared");
+	if (err)
+		return err;
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
+	overflow(1, KNC_EVTSEL_INT);
+	return expect_pmis(2, "an overflow after the status was cleared");
+}
+
+/* an overflow while the LVT entry is masked is lost; the status keeps it */
+static int r_pmi_masked(void)
+{
+	int err;
+
+	pmu_clear(0);
+	apic->write(APIC_LVTPC, APIC_DM_NMI | APIC_LVT_MASKED);
+	overflow(0, KNC_EVTSEL_INT);
+	apic->write(APIC_LVTPC, APIC_DM_NMI);
+	udelay(10);
+	err = expect_pmis(0, "an overflow under a masked LVT entry, then unmasked");
+	if (err)
+		return err;
+	if (status() != BIT_ULL(0))
+		return RULE_FAIL("status %#llx after the masked overflow", status());
+	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	overflow(0, KNC_EVTSEL_INT);
+	return expect_pmis(1, "the next overflow, the status cleared");
+}
+
+/* RDPMC: ECX 0 and 1, zero-extended 40 bits; any other ECX faults */
+static int r_rdpmc(void)
+{
+	static const u32 bad[] = { 2, 3, 0x20, 0x40000000, 0x40000001, 0x80000000 };
+	u64 val;
+	int i, idx;
+
+	pmu_clear(0);
+	for (idx = 0; idx < KNC_NUM_COUNTERS; idx++) {
+		wrmsrl(KNC_MSR_PERFCTR0 + idx, 0xff00000001ULL + idx);
+		if (!rdpmc_ok(idx, &val))
+			return RULE_FAIL("RDPMC %d faulted", idx);
+		if (val != 0xff00000001ULL + idx)
+			return RULE_FAIL("RDPMC %d read %#llx (EDX %#llx)", idx, val, val >> 32);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		if (rdpmc_ok(bad[i], &val))
+			return RULE_FAIL("RDPMC %#x did not fault", bad[i]);
+	return 0;
+}
+
+/*
+ * The rules, in the order of section 1.4. KNC_RULE(name, register, bits,
+ * rule, source, check); check NULL: no ring-0 case yet. One entry a line
+ * group: tools/knc/conformance-table reads them.
+ */
+struct knc_rule {
+	const char *name;
+	int (*check)(void);
+};
+
+#define KNC_RULE(_name, _reg, _bits, _rule, _src, _check) { _name, _check },
+
+static const struct knc_rule knc_model_test_rules[] = {
+	KNC_RULE("absent_pmc", "IA32_PMC0-7 (0xc1-0xc8)", "all",
+		 "RDMSR and WRMSR #GP: no architectural performance monitoring",
+		 "choice: no CPUID leaf 0xa on a KNC; its counters are at 0x20", r_absent_pmc)
+	KNC_RULE("absent_evtsel", "IA32_PERFEVTSEL0-9 (0x186-0x18f)", "all",
+		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_evtsel)
+	KNC_RULE("absent_fixed", "IA32_FIXED_CTR0-2, FIXED_CTR_CTRL (0x309-0x30b, 0x38d)", "all",
+		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_fixed)
+	KNC_RULE("absent_perf_capabilities", "IA32_PERF_CAPABILITIES (0x345)", "all",
+		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_caps)
+	KNC_RULE("absent_global", "IA32_PERF_GLOBAL_STATUS, CTRL, OVF_CTRL (0x38e-0x391)", "all",
+		 "RDMSR and WRMSR #GP: a KNC's global registers are at 0x2d-0x2f",
+		 "1.4.3, table 1-2; choice: as absent_pmc", r_absent_global)
+	KNC_RULE("absent_full_width", "IA32_A_PMC0-7 (0x4c1-0x4c8)", "all",
+		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_fw)
+	KNC_RULE("absent_pebs_ds", "IA32_PEBS_ENABLE, IA32_DS_AREA (0x3f1, 0x600)", "all",
+		 "RDMSR and WRMSR #GP", "choice: no debug store (CPUID.1:EDX.DS) on a KNC", r_absent_ds)
+	KNC_RULE("block_holes", "0x22-0x27, 0x2a, 0x2b", "all",
+		 "RDMSR and WRMSR #GP: not in the PMU's register list",
+		 "1.4.3, table 1-2", r_holes)
+	KNC_RULE("counter_40_bits", "IA32_PerfCntr0/1 (0x20, 0x21)", "39:0",
+		 "a write sets all 40 bits; reads back zero-extended, bit 31 not extended",
+		 "1.4.3.2, table 1-4", r_ctr_40_bits)
+	KNC_RULE("counter_reserved", "IA32_PerfCntr0/1 (0x20, 0x21)", "63:40",
+		 "reserved: a write with one set #GPs and changes nothing",
+		 "1.4.3.2, table 1-4; choice: #GP, as for reserved MSR bits in the SDM", r_ctr_reserved)
+	KNC_RULE("evtsel_reserved", "IA32_PerfEvtSel0/1 (0x28, 0x29)", "63:32, 19",
+		 "31:0 but 19 read back; a write with a reserved bit #GPs",
+		 "1.4.3.3, table 1-5 (32 bits, bit 19 reserved); choice: #GP", r_evtsel_reserved)
+	KNC_RULE("spflt_reserved", "PERF_SPFLT_CONTROL (0x2c)", "62:2",
+		 "63, 1 and 0 read back; a write with a reserved bit #GPs",
+		 "1.4.3.4, table 1-7; choice: #GP", r_spflt_reserved)
+	KNC_RULE("status_read_only", "IA32_PERF_GLOBAL_STATUS (0x2d)", "all",
+		 "read-only: WRMSR #GPs", "1.4.3.5 (RO)", r_status_ro)
+	KNC_RULE("status_sticky", "IA32_PERF_GLOBAL_STATUS, OVF_CONTROL (0x2d, 0x2e)", "1:0",
+		 "an overflow sets its bit, INT clear too; OVF_CONTROL clears the bits written",
+		 "1.4.3.5, 1.4.3.6, table 1-9", r_status_sticky)
+	KNC_RULE("ovf_control_write_only", "IA32_PERF_GLOBAL_OVF_CONTROL (0x2e)", "all",
+		 "write-only: RDMSR #GPs", "1.4.3.6 (WO)", r_ovf_ctrl_wo)
+	KNC_RULE("ovf_control_reserved", "IA32_PERF_GLOBAL_OVF_CONTROL (0x2e)", "63:2",
+		 "a write with a reserved bit #GPs", "1.4.3.6, table 1-9; choice: #GP", r_ovf_ctrl_reserved)
+	KNC_RULE("global_ctrl_reserved", "IA32_PERF_GLOBAL_CTRL (0x2f)", "63:2",
+		 "1:0 read back; a write with a reserved bit #GPs",
+		 "1.4.3.7, table 1-10; choice: #GP", r_global_ctrl_reserved)
+	KNC_RULE("en_and_global_ctrl", "IA32_PerfEvtSel EN, IA32_PERF_GLOBAL_CTRL", "22; 1:0",
+		 "a counter counts only while both its EN and its GLOBAL_CTRL bit are set",
+		 "1.4.1, 1.4.3.7", r_en_and_global)
+	KNC_RULE("pmi_int_after_overflow", "IA32_PerfEvtSel INT (bit 20)", "20",
+		 "setting INT after an overflow without it raises no PMI",
+		 "1.4.3.9 (the line goes 0 to 1 when a counter needs service)", r_pmi_int_after)
+	KNC_RULE("pmi_line_latched", "PMI line, IA32_PERF_GLOBAL_STATUS", "1:0",
+		 "the line stays 1 until the status is 0: no PMI for a second overflow",
+		 "1.4.3.9", r_pmi_latch)
+	KNC_RULE("pmi_lvt_masked", "PMI line, LVT performance entry (APIC 0x340)", "",
+		 "an overflow under a masked entry is lost, its status kept; unmasking raises nothing",
+		 "1.4.3.8, 1.4.3.9", r_pmi_masked)
+	KNC_RULE("rdpmc", "RDPMC", "ECX",
+		 "ECX 0 and 1 read the 40-bit counter zero-extended; any other ECX #GPs",
+		 "1.4.2, table 1-1", r_rdpmc)
+	KNC_RULE("rep_string_insns", "INSTRUCTIONS_EXECUTED (0x16)", "",
+		 "a REP string instruction counts as the P54C's event 0x16 counts it",
+		 "1.4.3.3 (silent); SDM, Pentium events", NULL)
+	KNC_RULE("edge_inv_cmask_real", "IA32_PerfEvtSel E, INV, CMASK", "18, 23, 31:24",
+		 "on real execution defined by the execution alone",
+		 "1.4.3.3, table 1-5", NULL)
+	KNC_RULE("warm_reset_init", "every PMU register", "",
+		 "a warm reset zeroes them; INIT keeps them", "1.4.4", NULL)
+};
+
+/* Each rule on this CPU, with the PMI handler counting only. */
+static int knc_model_test_conformance(void)
+{
+	int i, err, bad = 0, none = 0;
+
+	WRITE_ONCE(nmi_count_only, true);
+	for (i = 0; i < ARRAY_SIZE(knc_model_test_rules); i++) {
+		const struct knc_rule *r = &knc_model_test_rules[i];
+
+		rule_name = r->name;
+		if (!r->check) {
+			pr_info("# no case %s\n", r->name);
+			none++;
+			continue;
+		}
+		atomic_set(&pmis, 0);
+		err = r->check();
+		pmu_clear(0);
+		if (err)
+			bad++;
+		else
+			pr_info("ok %s\n", r->name);
+	}
+	WRITE_ONCE(nmi_count_only, false);
+	pr_info("conformance: %d rules, %d failed, %d without a case\n",
+		(int)ARRAY_SIZE(knc_model_test_rules), bad, none);
+	return bad ? -EIO : 0;
+}
+
+/* Every check on this CPU, its PMU's registers saved and put back. */
+static int knc_model_test_run(void)
+{
+	static const u32 regs[] = {
+		KNC_MSR_PERFCTR0, KNC_MSR_PERFCTR0 + 1, KNC_MSR_SPFLT_CTRL,
+		KNC_MSR_EVNTSEL0, KNC_MSR_EVNTSEL0 + 1, KNC_MSR_GLOBAL_CTRL,
+	};
+	u64 saved[ARRAY_SIZE(regs)];
+	int err, i;
+
 	preempt_disable();
-	rdmsrl(KNC_MSR_PERFCTR0, ctr);
-	rdmsrl(KNC_MSR_EVNTSEL0, sel);
-	rdmsrl(KNC_MSR_GLOBAL_CTRL, ctrl);
+	for (i = 0; i < ARRAY_SIZE(regs); i++)
+		rdmsrl(regs[i], saved[i]);
 	wrmsrl(KNC_MSR_PERFCTR0, 0);
 	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
 	err = knc_model_test_pmi_before_irq();
 	err = knc_model_test_pmi_before_fault() ?: err;
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, ctrl);
-	wrmsrl(KNC_MSR_EVNTSEL0, sel);
-	wrmsrl(KNC_MSR_PERFCTR0, ctr);
+	err = knc_model_test_conformance() ?: err;
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	for (i = 0; i < ARRAY_SIZE(regs); i++)
+		wrmsrl(regs[i], saved[i]);
 	preempt_enable();
 	return err;
 }
