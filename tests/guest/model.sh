@@ -121,14 +121,52 @@ t_pmi_before_interrupt_or_fault() {
 }
 
 # The conformance rules of knc_model_test.c (Documentation's table): each
-# one with a check passes; the ones without say so.
+# one with a ring-0 check passes; the ones without say so, or name the
+# case of this suite that checks them, which must be in its list.
 t_conformance_rules() {
-	local log
+	local log fn
 	log=$(model_test_log) || true
-	echo "$log" | grep -E "knc_model_test: (ok|not ok|# no case) [a-z_0-9]+$|not ok|conformance:" |
+	echo "$log" | grep -E "knc_model_test: (ok|not ok|# )|conformance:" |
 		sed 's/^.*knc_model_test: //'
 	echo "$log" | grep -q "knc_model_test: conformance: [0-9]* rules, 0 failed" ||
 		fail "a conformance rule failed on the model"
+	for fn in $(echo "$log" | sed -n 's/^.*knc_model_test: # [a-z_0-9]*: model.sh \(t_[a-z_0-9]*\)$/\1/p'); do
+		printf '%s\n' "${cases[@]}" | grep -q "|$fn\(|\|$\)" || fail "no case $fn in model.sh"
+	done
+}
+
+# Tables 1-5 and 1-6: an encoding they do not define, or an L2 event
+# (counter 0 only) on counter 1, counts nothing; l2_read_miss on counter
+# 0 counts every injected event. CPU 1's registers, written through the
+# msr driver with the watchdog off and no knc event open, are put back.
+t_undefined_encodings_count_nothing() {
+	local wd en=$((0x430000)) c0 c1 l2	# EN, OS, USR
+	msr_driver
+	wd=$(cat /proc/sys/kernel/nmi_watchdog)
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	msr_rw 1 0x2f 0
+	msr_rw 1 0x20 0
+	msr_rw 1 0x21 0
+	msr_rw 1 0x28 $((en | 0x05))	# event 0x05: not in table 1-5
+	msr_rw 1 0x29 $((en | 0x10cb))	# l2_read_miss on counter 1
+	msr_rw 1 0x2f 3
+	taskset -c 1 "$MODEL" inject 0x05 1000 --any
+	taskset -c 1 "$MODEL" inject 0x10cb 1000 --any
+	msr_rw 1 0x2f 0
+	c0=$(($(msr_rw 1 0x20)))
+	c1=$(($(msr_rw 1 0x21)))
+	msr_rw 1 0x28 $((en | 0x10cb))
+	msr_rw 1 0x2f 1
+	taskset -c 1 "$MODEL" inject 0x10cb 1000 --any
+	msr_rw 1 0x2f 0
+	l2=$(($(msr_rw 1 0x20)))
+	msr_rw 1 0x28 0
+	msr_rw 1 0x29 0
+	msr_rw 1 0x20 0
+	echo "$wd" >/proc/sys/kernel/nmi_watchdog
+	expect_eq "undefined event 0x05 on counter 0" 0 "$c0"
+	expect_eq "l2_read_miss on counter 1" 0 "$c1"
+	expect_eq "l2_read_miss on counter 0" 1000 "$l2"
 }
 
 # The x86 core zeroes, once per CPU, each counter its cpu PMU has used
@@ -697,6 +735,7 @@ cases=(
 	"after unload the cpu PMU and the watchdog have the counters back|t_watchdog_back_after_unload|x86"
 	"a PMI comes right after its instruction, before a due interrupt or the next one's fault|t_pmi_before_interrupt_or_fault"
 	"in ring 0 the model follows every rule of the conformance table (reserved bits, absent MSRs, the PMI latch, RDPMC)|t_conformance_rules"
+	"an undefined encoding, or an L2 event on counter 1, counts nothing|t_undefined_encodings_count_nothing"
 	"the cpu PMU's used counters are cleared as knc takes them, not under a live knc event|t_dirty_counters_cleared_at_load|x86"
 	"in a task's hw context made by cpu, knc counts alone and beside task-clock|t_shared_hw_context|ctx"
 	"the counters go back and forth between knc and the cpu PMU, each counting exactly|t_handover_back_and_forth|x86"

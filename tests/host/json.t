@@ -4,7 +4,8 @@
 
 Runs every validation check of tools/knc/gen-events.py as a named TAP case,
 then checks the generator's outputs, that --check rejects a broken copy of
-the JSON, and that Documentation/knc-events.rst is current.
+the JSON, that Documentation/knc-events.rst is current, and that the QEMU
+model's table of defined encodings (tools/knc/qemu) is the JSON's.
 """
 
 import difflib
@@ -108,6 +109,24 @@ def check_table():
     return check_generated(TABLE_PATH, "--table", gen.render_table)
 
 
+def check_model_table():
+    """The QEMU model's table of defined encodings (tools/knc/qemu) is the
+    JSON's: each event's encoding and counters, in the same order."""
+    if not catalog_ok:
+        return INVALID
+    want = ["{ 0x%04x, %d },   /* %s */" % (ev.umask << 8 | ev.code,
+                                            1 if ev.counter == "0" else 3,
+                                            ev.sysfs)
+            for ev in gen.table_events(catalog)]
+    row = re.compile(r"^\+    (\{ 0x[0-9a-f]{4}, [0-9] \},   /\* \S+ \*/)$")
+    have = [m.group(1) for patch in sorted((ROOT / "tools/knc/qemu").glob("*.patch"))
+            for m in map(row.match, patch.read_text().splitlines()) if m]
+    if have == want:
+        return []
+    return ["tools/knc/qemu's knc_events[] differs from the JSON"] + \
+        list(difflib.unified_diff(have, want, "patches", "JSON", lineterm=""))[:20]
+
+
 def main() -> int:
     cases = [(title, lambda check=check: check(catalog))
              for title, check in gen.CHECKS]
@@ -117,6 +136,8 @@ def main() -> int:
          check_rejects_broken_copy),
         (f"{gen.DOC_PATH} is up to date", check_doc),
         (f"{TABLE_PATH} is up to date (make gen)", check_table),
+        ("the QEMU model's table of defined encodings is the JSON's",
+         check_model_table),
     ]
     print("TAP version 13")
     print(f"1..{len(cases)}")

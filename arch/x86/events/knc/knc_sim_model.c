@@ -2,10 +2,11 @@
 /*
  * Knights Corner core PMU simulator: register model (see knc_sim_model.h).
  *
- * Counting rules, from Intel document 327357-001, table 1-5: a counter
- * counts when its EvtSel EN bit and its IA32_PERF_GLOBAL_CTRL bit are both
- * set, the event and unit mask select a defined event, the ring matches
- * USR/OS, and SPFLT (if it controls the counter) has USER_PREF set. The
+ * Counting rules, from Intel document 327357-001, tables 1-5 and 1-6: a
+ * counter counts when its EvtSel EN bit and its IA32_PERF_GLOBAL_CTRL bit
+ * are both set, the event and unit mask select an event defined for that
+ * counter (the L2 events count on counter 0 only), the ring matches USR/OS,
+ * and SPFLT (if it controls the counter) has USER_PREF set. The
  * events of the core's other threads count only in thread-count mode (bit
  * 21), by the ring they happen in, under this thread's SPFLT. With CMASK
  * zero the counter adds the occurrences of each cycle; otherwise it adds
@@ -99,13 +100,16 @@ static bool knc_sim_counts(const struct knc_sim_regs *r, unsigned int idx,
 			   const struct knc_sim_burst *b)
 {
 	u64 sel = r->evtsel[idx];
+	int ev;
 
 	if (!(sel & KNC_EVTSEL_EN) || !(r->global_ctrl & BIT_ULL(idx)))
 		return false;
 	if ((sel & KNC_EVTSEL_EVENT) != b->event ||
 	    ((sel & KNC_EVTSEL_UMASK) >> 8) != b->umask)
 		return false;
-	if (knc_event_lookup(b->event, b->umask) < 0)
+	/* tables 1-5, 1-6: undefined, or not on this counter (L2: 0 only) */
+	ev = knc_event_lookup(b->event, b->umask);
+	if (ev < 0 || !(knc_events[ev].cntmask & BIT(idx)))
 		return false;
 	if (!(sel & (b->user ? KNC_EVTSEL_USR : KNC_EVTSEL_OS)))
 		return false;

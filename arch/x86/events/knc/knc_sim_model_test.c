@@ -128,9 +128,9 @@ static void test_sim_counts_basic(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, b.started);
 	KUNIT_EXPECT_EQ(test, r.global_status, 0);
 
-	/* counter 1 alone */
-	b = burst(0xcb, 0x10, false, 3, 50);
-	sim_setup(&r, 1, sel(0xcb, 0x10, CNT_ALL), 7);
+	/* counter 1 alone (vpu_data_read: both counters) */
+	b = burst(0x00, 0x20, false, 3, 50);
+	sim_setup(&r, 1, sel(0x00, 0x20, CNT_ALL), 7);
 	KUNIT_EXPECT_TRUE(test, !knc_sim_step(&r, &b));
 	KUNIT_EXPECT_EQ(test, r.ctr[0], 0);
 	KUNIT_EXPECT_EQ(test, r.ctr[1], 7 + 150);
@@ -234,6 +234,20 @@ static void test_sim_undefined_never_counts(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, r.global_status, 0, "%s", ctx);
 		KUNIT_EXPECT_EQ_MSG(test, b.cycles, 0, "%s", ctx);
 	}
+}
+
+/* Table 1-6: the L2 events count on counter 0 only; on counter 1, nothing. */
+static void test_sim_l2_counter0_only(struct kunit *test)
+{
+	struct knc_sim_regs r;
+	struct knc_sim_burst b = burst(0xcb, 0x10, true, 1, 100);
+
+	sim_setup(&r, 0, sel(0xcb, 0x10, CNT_ALL), 0);
+	knc_sim_write_evtsel_reg(&r, 1, sel(0xcb, 0x10, CNT_ALL));
+	knc_sim_write_global_ctrl_reg(&r, 3);
+	KUNIT_EXPECT_TRUE(test, !knc_sim_step(&r, &b));
+	KUNIT_EXPECT_EQ(test, r.ctr[0], 100);
+	KUNIT_EXPECT_EQ(test, r.ctr[1], 0);
 }
 
 static void test_sim_per_cycle(struct kunit *test)
@@ -814,12 +828,12 @@ static void test_sim_thread_count_mode(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct knc_sim_regs r;
-		struct knc_sim_burst b = burst(0xcb, 0x10, rows[i].user, 1, 100);
+		struct knc_sim_burst b = burst(0x0c, 0x00, rows[i].user, 1, 100);
 
 		b.sibling = rows[i].sibling;
 		knc_sim_reset(&r);
-		knc_sim_write_evtsel_reg(&r, 0, sel(0xcb, 0x10, CNT_ALL));
-		knc_sim_write_evtsel_reg(&r, 1, sel(0xcb, 0x10, T_EN | T_USR | T_ANY));
+		knc_sim_write_evtsel_reg(&r, 0, sel(0x0c, 0x00, CNT_ALL));
+		knc_sim_write_evtsel_reg(&r, 1, sel(0x0c, 0x00, T_EN | T_USR | T_ANY));
 		knc_sim_write_global_ctrl_reg(&r, 3);
 		knc_sim_step(&r, &b);
 		snprintf(ctx, sizeof(ctx), "sibling %d user %d", rows[i].sibling, rows[i].user);
@@ -902,6 +916,7 @@ static struct kunit_case knc_sim_model_cases[] = {
 	KUNIT_CASE(test_sim_mode_filter),
 	KUNIT_CASE(test_sim_event_must_match),
 	KUNIT_CASE(test_sim_undefined_never_counts),
+	KUNIT_CASE(test_sim_l2_counter0_only),
 	KUNIT_CASE(test_sim_per_cycle),
 	KUNIT_CASE(test_sim_cmask),
 	KUNIT_CASE(test_sim_edge),
