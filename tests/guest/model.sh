@@ -534,6 +534,9 @@ t_online_resets_the_pmu() {
 	echo 0 >/sys/devices/system/cpu/cpu1/online
 	echo 1 >/sys/devices/system/cpu/cpu1/online
 	expect_eq "CPU 1's counter 0, knc idle" 0x123456789a "$(msr_rw 1 0x20)"
+	expect_eq "CPU 1's counter 1, knc idle" 0x42 "$(msr_rw 1 0x21)"
+	expect_eq "CPU 1's EvtSel1, knc idle" 0x16 "$(msr_rw 1 0x29)"
+	expect_eq "CPU 1's SPFLT_CONTROL, knc idle" 0x1 "$(msr_rw 1 0x2c)"
 	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep 60 &
 	holder=$!
 	wait_pid_comm $holder sleep

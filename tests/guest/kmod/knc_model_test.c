@@ -642,8 +642,11 @@ static const struct knc_rule knc_model_test_rules[] = {
 	KNC_RULE("edge_inv_cmask_real", "IA32_PerfEvtSel E, INV, CMASK", "18, 23, 31:24",
 		 "on real execution defined by the execution alone",
 		 "1.4.3.3, table 1-5", NULL)
-	KNC_RULE("warm_reset_init", "every PMU register", "",
-		 "a warm reset zeroes them; INIT keeps them", "1.4.4", NULL)
+	KNC_SUITE_RULE("init_keeps", "every PMU register", "",
+		       "INIT (a CPU offlined and onlined) keeps them", "1.4.4",
+		       "t_online_resets_the_pmu")
+	KNC_RULE("warm_reset", "every PMU register", "",
+		 "a warm reset zeroes them", "1.4.4", NULL)
 };
 
 /* Each rule on this CPU, with the PMI handler counting only. */
