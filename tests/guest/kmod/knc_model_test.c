@@ -100,13 +100,18 @@ static void knc_model_test_irq(struct irq_work *work)
 static struct irq_work knc_model_test_work =
 	IRQ_WORK_INIT_HARD(knc_model_test_irq);
 
+/* counter @idx counts ring-0 instructions, with @more (INT) */
+static void count_insns(int idx, u64 more)
+{
+	wrmsrl(KNC_MSR_EVNTSEL0 + idx, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_EN | more);
+}
+
 static void knc_model_test_arm(void)
 {
 	WRITE_ONCE(nmi_ip, 0);
 	WRITE_ONCE(nmi_after_irq, false);
 	WRITE_ONCE(irq_ran, false);
-	wrmsrl(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_INT |
-	       KNC_EVTSEL_EN);
+	count_insns(0, KNC_EVTSEL_INT);
 }
 
 /*
@@ -256,17 +261,27 @@ static int absent(u32 lo, u32 hi)
 	return 0;
 }
 
-/* WRMSR @msr with each bit of @bits set must fault, and change nothing */
-static int reserved(u32 msr, u64 bits, u64 base)
+/* WRMSR @msr with each bit of @bits set, alone, must fault */
+static int faults_with_each(u32 msr, u64 bits)
 {
-	u64 before, after;
 	int b;
 
-	rdmsrl(msr, before);
-	for_each_set_bit(b, (unsigned long *)&bits, 64) {
-		if (!wr_faults(msr, base | BIT_ULL(b)))
+	for_each_set_bit(b, (unsigned long *)&bits, 64)
+		if (!wr_faults(msr, BIT_ULL(b)))
 			return RULE_FAIL("WRMSR %#x with bit %d set did not fault", msr, b);
-	}
+	return 0;
+}
+
+/* ... and change nothing, for a register that can be read back */
+static int reserved(u32 msr, u64 bits)
+{
+	u64 before, after;
+	int err;
+
+	rdmsrl(msr, before);
+	err = faults_with_each(msr, bits);
+	if (err)
+		return err;
 	rdmsrl(msr, after);
 	if (after != before)
 		return RULE_FAIL("MSR %#x changed from %#llx to %#llx", msr, before, after);
@@ -307,12 +322,6 @@ static void pmu_clear(u64 start)
 	wrmsrl(KNC_MSR_PERFCTR0 + 1, start);
 }
 
-/* counter @idx counts ring-0 instructions, with @more (INT) */
-static void count_insns(int idx, u64 more)
-{
-	wrmsrl(KNC_MSR_EVNTSEL0 + idx, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_EN | more);
-}
-
 static u64 status(void)
 {
 	u64 val;
@@ -342,8 +351,8 @@ static int r_ovf_ctrl_wo(void)
 
 static int r_ctr_reserved(void)
 {
-	return reserved(KNC_MSR_PERFCTR0, KNC_CNTVAL_RESERVED, 0) ?:
-	       reserved(KNC_MSR_PERFCTR0 + 1, KNC_CNTVAL_RESERVED, 0);
+	return reserved(KNC_MSR_PERFCTR0, KNC_CNTVAL_RESERVED) ?:
+	       reserved(KNC_MSR_PERFCTR0 + 1, KNC_CNTVAL_RESERVED);
 }
 
 /* all 40 bits are written; nothing is sign-extended from bit 31 or 39 */
@@ -366,34 +375,28 @@ static int r_evtsel_reserved(void)
 
 	return reads_back(KNC_MSR_EVNTSEL0, defined) ?:
 	       reads_back(KNC_MSR_EVNTSEL0, 0) ?:
-	       reserved(KNC_MSR_EVNTSEL0, KNC_EVTSEL_RESERVED, 0) ?:
-	       reserved(KNC_MSR_EVNTSEL0 + 1, KNC_EVTSEL_RESERVED, 0);
+	       reserved(KNC_MSR_EVNTSEL0, KNC_EVTSEL_RESERVED) ?:
+	       reserved(KNC_MSR_EVNTSEL0 + 1, KNC_EVTSEL_RESERVED);
 }
 
 static int r_spflt_reserved(void)
 {
 	return reads_back(KNC_MSR_SPFLT_CTRL, KNC_SPFLT_USER_PREF | KNC_COUNTERS_MASK) ?:
 	       reads_back(KNC_MSR_SPFLT_CTRL, 0) ?:
-	       reserved(KNC_MSR_SPFLT_CTRL, KNC_SPFLT_RESERVED, 0);
+	       reserved(KNC_MSR_SPFLT_CTRL, KNC_SPFLT_RESERVED);
 }
 
 static int r_global_ctrl_reserved(void)
 {
 	return reads_back(KNC_MSR_GLOBAL_CTRL, KNC_COUNTERS_MASK) ?:
 	       reads_back(KNC_MSR_GLOBAL_CTRL, 0) ?:
-	       reserved(KNC_MSR_GLOBAL_CTRL, KNC_GLOBAL_RESERVED, 0);
+	       reserved(KNC_MSR_GLOBAL_CTRL, KNC_GLOBAL_RESERVED);
 }
 
 static int r_ovf_ctrl_reserved(void)
 {
-	u64 bits = KNC_GLOBAL_RESERVED;
-	int b;
-
 	/* write-only: reserved() cannot read it back */
-	for_each_set_bit(b, (unsigned long *)&bits, 64)
-		if (!wr_faults(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(b)))
-			return RULE_FAIL("WRMSR 0x2e with bit %d set did not fault", b);
-	return 0;
+	return faults_with_each(KNC_MSR_GLOBAL_OVF_CTRL, KNC_GLOBAL_RESERVED);
 }
 
 /* a counter counts only while its EN and its GLOBAL_CTRL bit are both set */
