@@ -516,26 +516,35 @@ t_record_two_events() {
 }
 
 t_record_freq_hot_function() {
-	local d=/tmp/rec3.data n ns top
+	local d=/tmp/rec3.data n ns top period want
 	# Stock 6.1 perf lets the alias's period=2000003 beat -F; build/perf/perf
 	# carries the fix (tools/knc/patches), the freq term works with either.
 	[ -x $PERF_BUILT ] || fail "$PERF_BUILT missing (make perf)"
+	# 1000 samples a second of cycles at clock_hz: this period.
+	want=$(( $(cat /sys/kernel/debug/knc_sim/clock_hz) / 1000 ))
 	for cmd in "$PERF_BUILT record -F 1000 -e knc/cpu_clk_unhalted/" \
 		   "perf record -e knc/cpu_clk_unhalted,freq=1000/"; do
 		ns=$($cmd -o $d -- build/tests/busy 2 | tail -n 1)
 		n=$(nsamples $d)
 		top=$(perf report -i $d --stdio --sort sym 2>/dev/null | awk '/%/ && !/^#/ { print $NF; exit }')
-		echo "$cmd: $n samples over ${ns} ns of CPU time, top: $top"
+		period=$(perf script -i $d -F period | sort -n | awk '{ p[NR] = $1 } END { print p[int((NR + 1) / 2)] + 0 }')
+		echo "$cmd: $n samples over ${ns} ns of CPU time, median period $period (want $want), top: $top"
 		expect_eq "hottest function" knc_hot "$top"
 		# The event asked for 1000 samples a second, not the alias's period.
 		perf evlist -v -i $d | grep -q -E "sample_freq \}: 1000,.* freq: 1," ||
 			fail "not in frequency mode at 1000 Hz"
-		# 1000 per second of run time: at most 10% more, at most half fewer.
-		# perf re-estimates the period at each tick, and the simulator finds
-		# an overflow only when it looks (every millisecond of virtual time);
-		# under TCG, with another guest busy on the host, both come late
-		# (75% to 92% were seen here).
-		[ $(( n * 1000000000 * 10 )) -gt $(( ns * 1000 * 5 )) ] || fail "too few samples"
+		# In frequency mode the kernel sets each period from the events
+		# counted since the last tick, so the periods vary (the alias's
+		# would be 2000003 in every sample), about clock_hz / 1000. That
+		# estimate assumes a tick every 4 ms; under TCG a busy host makes
+		# the guest's ticks late, and both the period and the number of
+		# samples drift with it (periods 0.9 to 2 times clock_hz / 1000,
+		# rates 30% to 92% of 1000 a second were seen), so the period is
+		# held between half and three times that, the count from above only.
+		[ "$(perf script -i $d -F period | sort -u | wc -l)" -gt 10 ] ||
+			fail "the sample period never changed"
+		[ $(( period * 2 )) -gt "$want" ] && [ "$period" -lt $(( want * 3 )) ] ||
+			fail "median period $period, not within [$want / 2, $want * 3]"
 		[ $(( n * 1000000000 * 10 )) -lt $(( ns * 1000 * 11 )) ] || fail "too many samples"
 	done
 }
