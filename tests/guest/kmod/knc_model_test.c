@@ -478,6 +478,87 @@ static int expect_pmis(int want, const char *when)
 	return got == want ? 0 : RULE_FAIL("%s: %d PMIs, want %d", when, got, want);
 }
 
+/*
+ * EDGE, INV and CMASK on real execution, defined by the execution alone:
+ * one instruction a cycle, so CMASK 1 counts each, CMASK 2 none, INV
+ * turns those round, and EDGE (with CMASK 1, or none: the event occurs)
+ * counts the runs of ring-0 execution: one however often the model is
+ * looked at meanwhile, one more after a HLT.
+ */
+static u64 count_spin(u64 more)
+{
+	u64 a, b;
+
+	pmu_clear(0);
+	wrmsrl(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_EN | more);
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
+	rdmsrl(KNC_MSR_PERFCTR0, a);
+	spin();
+	rdmsrl(KNC_MSR_PERFCTR0, b);
+	return b - a;
+}
+
+#define CMASK(n)	((u64)(n) << 24)
+
+/* EDGE (@more): a run goes on through the model's looks, a HLT ends it */
+static int edge_runs(u64 more)
+{
+	unsigned long flags;
+	u64 a, b = 0;
+	int i;
+
+	local_irq_save(flags);
+	count_spin(more);
+	rdmsrl(KNC_MSR_PERFCTR0, a);
+	for (i = 0; i < 20; i++) {
+		spin();
+		rdmsrl(KNC_MSR_PERFCTR0, b);
+	}
+	local_irq_restore(flags);
+	if (b != a)
+		return RULE_FAIL("EvtSel %#llx: %llu runs counted in one run of 20 reads", more, b - a);
+
+	/* the IPI of an IRQ work ends the HLT */
+	raw_local_irq_disable();
+	WRITE_ONCE(irq_ran, false);
+	irq_work_queue(&knc_model_test_work);
+	rdmsrl(KNC_MSR_PERFCTR0, a);
+	asm volatile("sti; hlt; cli" ::: "memory");
+	rdmsrl(KNC_MSR_PERFCTR0, b);
+	raw_local_irq_enable();
+	if (!READ_ONCE(irq_ran))
+		return RULE_FAIL("the interrupt that ends the HLT did not run");
+	if (b - a != 1)
+		return RULE_FAIL("EvtSel %#llx: %llu runs counted across a HLT, want 1", more, b - a);
+	return 0;
+}
+
+static int r_edge_inv_cmask(void)
+{
+	static const struct { u64 more; bool all; } cases[] = {
+		{ CMASK(1), true }, { CMASK(2), false },
+		{ CMASK(1) | KNC_EVTSEL_INV, false }, { CMASK(2) | KNC_EVTSEL_INV, true },
+	};
+	unsigned long flags;
+	u64 plain, got = 0, want = 0;
+	int i;
+
+	local_irq_save(flags);
+	plain = count_spin(0);
+	for (i = 0; i < ARRAY_SIZE(cases) && plain; i++) {
+		got = count_spin(cases[i].more);
+		want = cases[i].all * plain;
+		if (got != want)
+			break;
+	}
+	local_irq_restore(flags);
+	if (!plain)
+		return RULE_FAIL("nothing counted without CMASK");
+	if (i < ARRAY_SIZE(cases))
+		return RULE_FAIL("EvtSel %#llx counted %llu, want %llu", cases[i].more, got, want);
+	return edge_runs(CMASK(1) | KNC_EVTSEL_EDGE) ?: edge_runs(KNC_EVTSEL_EDGE);
+}
+
 /* setting INT after an overflow raises no PMI: the line rises at overflow */
 static int r_pmi_int_after(void)
 {
@@ -643,8 +724,8 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "a REP string instruction counts as the P54C's event 0x16 counts it",
 		 "1.4.3.3 (silent); SDM, Pentium events", NULL)
 	KNC_RULE("edge_inv_cmask_real", "IA32_PerfEvtSel E, INV, CMASK", "18, 23, 31:24",
-		 "on real execution defined by the execution alone",
-		 "1.4.3.3, table 1-5", NULL)
+		 "real execution is one event a cycle; EDGE counts each run in the rings selected",
+		 "1.4.3.3, table 1-5; choice: one instruction a cycle", r_edge_inv_cmask)
 	KNC_SUITE_RULE("init_keeps", "every PMU register", "",
 		       "INIT (a CPU offlined and onlined) keeps them", "1.4.4",
 		       "t_online_resets_the_pmu")

@@ -411,12 +411,15 @@ static void knc_sim_clock_catch_up(struct knc_sim_cpu *sc, bool user,
 		.event = KNC_SIM_CLOCK_EVENT,
 		.user = user,
 		.per_cycle = 1,
+		.real = true,
 	};
 
 	if (!is_idle_task(current))
 		b.cycles = mul_u64_u32_div(now - sc->clock_ns,
 					   READ_ONCE(knc_sim_clock_hz.val) / 1000,
 					   USEC_PER_SEC);
+	else
+		knc_sim_edge_break(&sc->regs);
 	sc->clock_ns = now;
 	knc_sim_run(sc, &b, ctx);
 	knc_sim_irqoff_end(sc, &s, KNC_SIM_SPAN_CLOCK);
@@ -476,6 +479,8 @@ static void knc_sim_clock_update(struct knc_sim_cpu *sc)
 	if (sc->tick_on && ktime_before(hrtimer_get_expires(&sc->tick), due))
 		return;
 	if (!sc->tick_on) {
+		/* the clock's cycles start a new run */
+		knc_sim_edge_break(&sc->regs);
 		sc->tick_on = true;
 		sc->clock_ns = ktime_get_ns();
 		sc->clock_user = current->mm && !(current->flags & PF_KTHREAD);

@@ -11,8 +11,10 @@
  * 21), by the ring they happen in, under this thread's SPFLT. With CMASK
  * zero the counter adds the occurrences of each cycle; otherwise it adds
  * one per cycle whose occurrences reach CMASK (INV inverts that test); E
- * counts only the cycle where the condition starts, which for a burst is
- * its first cycle.
+ * counts only the cycle where the condition starts (without CMASK: where
+ * the event starts to occur). For an injected burst that is its first
+ * cycle; the clock's bursts are real execution, one run until the CPU
+ * idles, the counter stops counting them, or its EvtSel is written.
  *
  * Overflow past 40 bits sets the counter's sticky GLOBAL_STATUS bit, with or
  * without INT. The 1-bit PMI line goes from 0 to 1 when a counter with INT
@@ -62,6 +64,8 @@ bool knc_sim_write_evtsel_reg(struct knc_sim_regs *r, unsigned int idx, u64 val)
 	if (val & KNC_EVTSEL_RESERVED)
 		return false;
 	r->evtsel[idx] = val;
+	/* a new selection starts after a cycle without its event */
+	r->edge_prev[idx] = false;
 	return true;
 }
 
@@ -89,6 +93,12 @@ bool knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val)
 		return false;
 	r->spflt = val;
 	return true;
+}
+
+/** knc_sim_edge_break - real execution stops (the CPU idles) */
+void knc_sim_edge_break(struct knc_sim_regs *r)
+{
+	memset(r->edge_prev, 0, sizeof(r->edge_prev));
 }
 
 void knc_sim_unmask_pmi(struct knc_sim_regs *r)
@@ -150,6 +160,7 @@ static u64 knc_sim_rate(u64 sel, const struct knc_sim_burst *b)
 bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b)
 {
 	u64 n = b->cycles, inc[KNC_NUM_COUNTERS] = { 0 };
+	bool counts[KNC_NUM_COUNTERS] = { false }, cond[KNC_NUM_COUNTERS];
 	bool edge_now = !b->started, raised = r->pmi_raise, line = false;
 	unsigned int i;
 
@@ -160,11 +171,17 @@ bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b)
 	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
 		u64 sel = r->evtsel[i], rate, room;
 
-		if (!knc_sim_counts(r, i, b))
+		if (!knc_sim_counts(r, i, b)) {
+			/* real execution it does not count: its run ends */
+			if (b->real)
+				r->edge_prev[i] = false;
 			continue;
+		}
 		rate = knc_sim_rate(sel, b);
+		counts[i] = true;
+		cond[i] = rate;
 		if (sel & KNC_EVTSEL_EDGE)
-			rate = rate && edge_now;
+			rate = rate && edge_now && !(b->real && r->edge_prev[i]);
 		if (!rate)
 			continue;
 		inc[i] = rate;
@@ -181,6 +198,8 @@ bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b)
 		u64 add = r->evtsel[i] & KNC_EVTSEL_EDGE ? inc[i] : inc[i] * n;
 		u64 sum = r->ctr[i] + add;
 
+		if (counts[i])
+			r->edge_prev[i] = cond[i];
 		if (!add)
 			continue;
 		if (sum > KNC_CNTVAL_MASK) {

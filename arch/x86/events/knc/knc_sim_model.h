@@ -24,6 +24,8 @@
  * @pmi_line: the 1-bit PMI signal towards the APIC, latched from an INT
  *	counter's overflow until the status is cleared
  * @pmi_raise: a PMI was delivered; the owner sends the NMI and clears it
+ * @edge_prev: the counter's CMASK/INV condition held in the last cycle of
+ *	real execution it counted (EDGE: the next cycle is no new edge)
  */
 struct knc_sim_regs {
 	u64 ctr[KNC_NUM_COUNTERS];
@@ -34,6 +36,7 @@ struct knc_sim_regs {
 	bool lvt_masked;
 	bool pmi_line;
 	bool pmi_raise;
+	bool edge_prev[KNC_NUM_COUNTERS];
 };
 
 /**
@@ -46,6 +49,9 @@ struct knc_sim_regs {
  * @per_cycle: occurrences per cycle, 1-255
  * @cycles: cycles in which the event occurs, consumed by knc_sim_step()
  * @started: the burst has begun (edge detection counts its first cycle)
+ * @real: real execution (the clock model): its first cycle follows the
+ *	last real cycle a counter counted, so EDGE counts a run of them once,
+ *	until knc_sim_edge_break() or a real burst the counter does not count
  */
 struct knc_sim_burst {
 	u8 event;
@@ -55,6 +61,7 @@ struct knc_sim_burst {
 	u8 per_cycle;
 	u64 cycles;
 	bool started;
+	bool real;
 };
 
 void knc_sim_reset(struct knc_sim_regs *r);
@@ -65,5 +72,6 @@ bool knc_sim_write_global_ctrl_reg(struct knc_sim_regs *r, u64 val);
 void knc_sim_unmask_pmi(struct knc_sim_regs *r);
 bool knc_sim_write_spflt_reg(struct knc_sim_regs *r, u64 val);
 bool knc_sim_step(struct knc_sim_regs *r, struct knc_sim_burst *b);
+void knc_sim_edge_break(struct knc_sim_regs *r);
 
 #endif /* _KNC_SIM_MODEL_H */

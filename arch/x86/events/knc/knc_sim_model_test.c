@@ -348,6 +348,58 @@ static void test_sim_edge_across_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.ctr[0], 2);
 }
 
+/* @cycles of the clock model's real execution, in ring @user */
+static void real_cycles(struct knc_sim_regs *r, bool user, unsigned long long cycles)
+{
+	struct knc_sim_burst b = burst(0x2a, 0x00, user, 1, cycles);
+
+	b.real = true;
+	while (b.cycles)
+		knc_sim_step(r, &b);
+}
+
+/*
+ * Real execution is one run of cycles: EDGE counts it once however many
+ * bursts bring it, and again after the CPU idled, after a ring the counter
+ * does not select, or after its EvtSel was written.
+ */
+static void test_sim_edge_real_runs(struct kunit *test)
+{
+	static const unsigned long long edges[] = {
+		T_EDGE, T_EDGE | T_CMASK(1), T_EDGE | T_CMASK(2) | T_INV,
+	};
+	struct knc_sim_regs r;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(edges); i++) {
+		sim_setup(&r, 0, sel(0x2a, 0x00, T_EN | T_OS | edges[i]), 0);
+		knc_sim_write_evtsel_reg(&r, 1, sel(0x2a, 0x00, CNT_ALL | edges[i]));
+		knc_sim_write_global_ctrl_reg(&r, 3);
+		for (j = 0; j < 3; j++)
+			real_cycles(&r, false, 100);
+		KUNIT_EXPECT_EQ_MSG(test, r.ctr[0], 1, "%#llx: three bursts", edges[i]);
+		knc_sim_edge_break(&r);
+		real_cycles(&r, false, 100);
+		KUNIT_EXPECT_EQ_MSG(test, r.ctr[0], 2, "%#llx: after a break", edges[i]);
+		/* ring 3: counter 0 does not select it, counter 1 does */
+		real_cycles(&r, true, 100);
+		real_cycles(&r, false, 100);
+		KUNIT_EXPECT_EQ_MSG(test, r.ctr[0], 3, "%#llx: after ring 3", edges[i]);
+		KUNIT_EXPECT_EQ_MSG(test, r.ctr[1], 2, "%#llx: both rings", edges[i]);
+		knc_sim_write_evtsel_reg(&r, 1, sel(0x2a, 0x00, CNT_ALL | edges[i]));
+		real_cycles(&r, false, 100);
+		KUNIT_EXPECT_EQ_MSG(test, r.ctr[1], 3, "%#llx: after a write", edges[i]);
+		/* an injected burst is a run of its own */
+		knc_sim_step(&r, &(struct knc_sim_burst){ .event = 0x2a, .per_cycle = 1,
+							  .cycles = 5 });
+		KUNIT_EXPECT_EQ_MSG(test, r.ctr[0], 4, "%#llx: injected", edges[i]);
+	}
+	/* CMASK 2 without INV: never a cycle with two */
+	sim_setup(&r, 0, sel(0x2a, 0x00, CNT_ALL | T_EDGE | T_CMASK(2)), 0);
+	real_cycles(&r, false, 100);
+	KUNIT_EXPECT_EQ(test, r.ctr[0], 0);
+}
+
 static void test_sim_edge_int_overflow(struct kunit *test)
 {
 	struct knc_sim_regs r;
@@ -922,6 +974,7 @@ static struct kunit_case knc_sim_model_cases[] = {
 	KUNIT_CASE(test_sim_edge),
 	KUNIT_CASE(test_sim_edge_across_steps),
 	KUNIT_CASE(test_sim_edge_int_overflow),
+	KUNIT_CASE(test_sim_edge_real_runs),
 	KUNIT_CASE(test_sim_overflow_without_int),
 	KUNIT_CASE(test_sim_status_sticky),
 	KUNIT_CASE(test_sim_int_overflow_delivers_pmi),
