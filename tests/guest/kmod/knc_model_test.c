@@ -30,15 +30,18 @@
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
+#include <linux/objtool.h>
 #include <linux/preempt.h>
 #include <linux/string.h>
 #include <asm/apic.h>
 #include <asm/asm.h>
+#include <asm/desc.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/processor.h>
 
 #include "knc_logic.h"
+#include "knc_model_test.h"
 
 /* the events, from the table generated from the JSON */
 static const struct {
@@ -479,6 +482,108 @@ static int expect_pmis(int want, const char *when)
 }
 
 /*
+ * Instructions executed by the P54C's rules for its event 0x16: a REP
+ * string instruction counts once, however often it repeats. Counted with
+ * interrupts off, between two reads of the counter.
+ */
+static u8 rep_buf[4096];
+
+static noinline u64 rep_round(unsigned long n)
+{
+	void *dst = rep_buf;
+	unsigned long flags;
+	u64 a, b;
+
+	local_irq_save(flags);
+	rdmsrl(KNC_MSR_PERFCTR0, a);
+	asm volatile("rep stosb" : "+D" (dst), "+c" (n) : "a" (0) : "memory");
+	rdmsrl(KNC_MSR_PERFCTR0, b);
+	local_irq_restore(flags);
+	return b - a;
+}
+
+static int r_rep_string(void)
+{
+	u64 none, one, all;
+
+	pmu_clear(0);
+	count_insns(0, 0);
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
+	none = rep_round(0);
+	one = rep_round(1);
+	all = rep_round(sizeof(rep_buf));
+	if (none != one || one != all)
+		return RULE_FAIL("REP STOSB of 0, 1 and %zu bytes: %llu, %llu and %llu instructions",
+				 sizeof(rep_buf), none, one, all);
+	return 0;
+}
+
+/*
+ * ... and the delivery of an interrupt or exception counts one, in its
+ * handler's ring. The handler is this one, two instructions, behind a
+ * vector of a private copy of the IDT loaded while interrupts are off:
+ * eight INTs to it must count 3 more each than eight NOPs (the INT's
+ * delivery, ENDBR and IRET), between two RDPMCs.
+ */
+#define KNC_TEST_VECTOR	0x30
+
+asm(".pushsection .text, \"ax\"\n"
+	".type knc_model_test_iret, @function\n"
+	"knc_model_test_iret:\n\t"
+	"endbr64\n\t"
+	"iretq\n"
+	".size knc_model_test_iret, . - knc_model_test_iret\n"
+	".popsection");
+STACK_FRAME_NON_STANDARD(knc_model_test_iret);
+
+static gate_desc knc_idt[IDT_ENTRIES] __aligned(PAGE_SIZE);
+
+#define EIGHT_TIMES(insn) ".rept 8\n\t" insn "\n\t.endr\n\t"
+
+/* counter 0's count between two RDPMCs around @insn eight times */
+#define RDPMC_AROUND(insn)						\
+({									\
+	u32 _d;								\
+	asm volatile("rdpmc\n\t"						\
+		     "mov %%eax, %%esi\n\t"				\
+		     EIGHT_TIMES(insn)					\
+		     "rdpmc\n\t"						\
+		     "sub %%esi, %%eax"					\
+		     : "=a" (_d)						\
+		     : "c" (0), "i" (KNC_TEST_VECTOR)			\
+		     : "rdx", "rsi", "memory");				\
+	_d;								\
+})
+
+static int r_handler_invocation(void)
+{
+	struct desc_ptr idt, priv = {
+		.size = sizeof(knc_idt) - 1,
+		.address = (unsigned long)knc_idt,
+	};
+	unsigned long flags;
+	u32 nops, ints;
+
+	pmu_clear(0);
+	count_insns(0, 0);
+	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
+	local_irq_save(flags);
+	store_idt(&idt);
+	memcpy(knc_idt, (void *)idt.address, sizeof(knc_idt));
+	pack_gate(&knc_idt[KNC_TEST_VECTOR], GATE_INTERRUPT,
+		  (unsigned long)knc_model_test_iret, 0, 0, __KERNEL_CS);
+	native_load_idt(&priv);
+	nops = RDPMC_AROUND("nop");
+	ints = RDPMC_AROUND("int %2");
+	native_load_idt(&idt);
+	local_irq_restore(flags);
+	if (ints - nops != 8 * 3)
+		return RULE_FAIL("8 INTs to a 2-instruction handler counted %d more than 8 NOPs, want 24",
+				 (int)(ints - nops));
+	return 0;
+}
+
+/*
  * EDGE, INV and CMASK on real execution, defined by the execution alone:
  * one instruction a cycle, so CMASK 1 counts each, CMASK 2 none, INV
  * turns those round, and EDGE (with CMASK 1, or none: the event occurs)
@@ -721,8 +826,12 @@ static const struct knc_rule knc_model_test_rules[] = {
 		       "1.4.3.3, tables 1-5, 1-6 (L2 events: counter 0); choice: nothing",
 		       "t_undefined_encodings_count_nothing")
 	KNC_RULE("rep_string_insns", "INSTRUCTIONS_EXECUTED (0x16)", "",
-		 "a REP string instruction counts as the P54C's event 0x16 counts it",
-		 "1.4.3.3 (silent); SDM, Pentium events", NULL)
+		 "a REP string instruction counts once, however often it repeats",
+		 "table 1-5 (a P54C event; 1.4 silent); the SDM's Pentium event 16H", r_rep_string)
+	KNC_RULE("handler_invocations", "INSTRUCTIONS_EXECUTED (0x16)", "",
+		 "each interrupt or exception delivered counts one, in its handler's ring",
+		 "the SDM's Pentium event 16H; choice: the handler's ring (the SDM is silent)",
+		 r_handler_invocation)
 	KNC_RULE("edge_inv_cmask_real", "IA32_PerfEvtSel E, INV, CMASK", "18, 23, 31:24",
 		 "real execution is one event a cycle; EDGE counts each run in the rings selected",
 		 "1.4.3.3, table 1-5; choice: one instruction a cycle", r_edge_inv_cmask)
