@@ -749,8 +749,9 @@ static int r_rdpmc(void)
 /*
  * The rules, in the order of section 1.4. KNC_RULE(name, register, bits,
  * rule, source, check); check NULL: no case yet. A rule that needs what
- * ring 0 cannot do alone (events injected from QEMU's monitor) is
- * KNC_SUITE_RULE(..., "FUNCTION"), checked by that case of model.sh.
+ * ring 0 cannot do alone (events injected from QEMU's monitor, a reset of
+ * the machine) is KNC_SUITE_RULE(..., "CASE"), checked by that case:
+ * "model.sh FUNCTION" or a host test "tests/host/NAME.t".
  * tools/knc/conformance-table reads both.
  */
 struct knc_rule {
@@ -824,7 +825,7 @@ static const struct knc_rule knc_model_test_rules[] = {
 	KNC_SUITE_RULE("undefined_encodings", "IA32_PerfEvtSel0/1 (0x28, 0x29)", "15:0",
 		       "an encoding tables 1-5/1-6 do not define, or an L2 event on counter 1, counts nothing",
 		       "1.4.3.3, tables 1-5, 1-6 (L2 events: counter 0); choice: nothing",
-		       "t_undefined_encodings_count_nothing")
+		       "model.sh t_undefined_encodings_count_nothing")
 	KNC_RULE("rep_string_insns", "INSTRUCTIONS_EXECUTED (0x16)", "",
 		 "a REP string instruction counts once, however often it repeats",
 		 "table 1-5 (a P54C event; 1.4 silent); the SDM's Pentium event 16H", r_rep_string)
@@ -837,9 +838,10 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "1.4.3.3, table 1-5; choice: one instruction a cycle", r_edge_inv_cmask)
 	KNC_SUITE_RULE("init_keeps", "every PMU register", "",
 		       "INIT (a CPU offlined and onlined) keeps them", "1.4.4",
-		       "t_online_resets_the_pmu")
-	KNC_RULE("warm_reset", "every PMU register", "",
-		 "a warm reset zeroes them", "1.4.4", NULL)
+		       "model.sh t_online_resets_the_pmu")
+	KNC_SUITE_RULE("warm_reset", "every PMU register", "",
+		       "a warm reset (RESET#, the keyboard controller's) zeroes them", "1.4.4",
+		       "tests/host/reset.t")
 };
 
 /* Each rule on this CPU, with the PMI handler counting only. */
@@ -853,7 +855,7 @@ static int knc_model_test_conformance(void)
 
 		rule_name = r->name;
 		if (r->suite_case) {
-			pr_info("# %s: model.sh %s\n", r->name, r->suite_case);
+			pr_info("# %s: %s\n", r->name, r->suite_case);
 			continue;
 		}
 		if (!r->check) {
