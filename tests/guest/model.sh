@@ -656,7 +656,7 @@ start_waitloop() {
 }
 
 t_any_thread_mode() {
-	local out pid ev=knc/instructions_executed p0 a0
+	local out pid ev=knc/instructions_executed p0 a0 c1 wd pref spflt=()
 	any_setup
 	out=$(mktemp)
 
@@ -691,6 +691,47 @@ t_any_thread_mode() {
 		taskset -c 1 sh -c "$MODEL inject data_read 100 --user && $MODEL inject data_read 7 --kernel"
 	expect_eq "CPU 0, any/u" 100 "$(cpu_count_of "$out" 0 knc/data_read,any/u)"
 	expect_eq "CPU 0, any/k" 7 "$(cpu_count_of "$out" 0 knc/data_read,any/k)"
+
+	# PERF_SPFLT_CONTROL is each thread's own: CPU 0's any counter of user
+	# instructions under SPFLT control counts none of a region that sets
+	# CPU 1's USER_PREF while CPU 0's is clear, and all of it once CPU 0's
+	# is set. Written through the msr driver, the watchdog off and no knc
+	# event open; put back after.
+	msr_driver
+	wd=$(cat /proc/sys/kernel/nmi_watchdog)
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	msr_rw 0 0x2f 0
+	msr_rw 0 0x20 0
+	msr_rw 0 0x28 $((0x610016))		# EN, any, USR; instructions_executed
+	for pref in 0 1; do
+		msr_rw 0 0x20 0
+		msr_rw 0 0x2c $(((pref << 63) | 1))	# counter 0 under SPFLT
+		msr_rw 0 0x2f 1
+		taskset -c 1 $SPFLT region 1000000 >/dev/null
+		msr_rw 0 0x2f 0
+		spflt[pref]=$(($(msr_rw 0 0x20)))
+	done
+	msr_rw 0 0x2c 0
+	msr_rw 0 0x28 0
+	msr_rw 0 0x20 0
+	echo "$wd" >/proc/sys/kernel/nmi_watchdog
+	expect_eq "CPU 0's any counter, its USER_PREF clear" 0 "${spflt[0]}"
+	[ "${spflt[1]}" -ge 2000003 ] ||
+		fail "CPU 0's any counter, its USER_PREF set: ${spflt[1]}, not all of CPU 1's region"
+
+	# Unhalted cycles stay each thread's own, any or not (the document
+	# does not say how threads' cycles combine): CPU 0's any counter sees
+	# what its plain one does (both read a moment apart), not CPU 1's
+	# cycles in the loop on top.
+	pstat_cpus "$out" -C 0,1 -e '{knc/cpu_clk_unhalted/,knc/cpu_clk_unhalted,any/}' -- \
+		taskset -c 1 $LOOP
+	p0=$(cpu_count_of "$out" 0 knc/cpu_clk_unhalted/)
+	a0=$(cpu_count_of "$out" 0 knc/cpu_clk_unhalted,any/)
+	c1=$(cpu_count_of "$out" 1 knc/cpu_clk_unhalted/)
+	echo "cycles: CPU 0 plain $p0, any $a0; CPU 1 $c1"
+	[ "$c1" -gt 1000000 ] || fail "CPU 1's loop took $c1 cycles?"
+	[ $((a0 > p0 ? a0 - p0 : p0 - a0)) -lt $((c1 / 2)) ] ||
+		fail "CPU 0's any counter: $((a0 - p0)) cycles more than its plain one"
 }
 
 # An overflow that CPU 1's instructions cause on CPU 0's any counter is
@@ -762,7 +803,7 @@ cases=(
 	"no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)|t_rdpmc_not_on_a_redirected_page|core"
 	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses|ctx"
 	"debugfs knc_pmu/regs shows each CPU's registers, decoded|t_debugfs_regs"
-	"any (EvtSel bit 21) counts the sibling thread's instructions and injected events exactly|t_any_thread_mode"
+	"any (EvtSel bit 21) counts the sibling's instructions and injected events exactly, under its own SPFLT; cycles stay its own|t_any_thread_mode"
 	"an any counter's overflow from the sibling's instructions interrupts an idle CPU|t_any_overflow_pmi"
 	"after per-task use 6.1 pins the module, 6.2+ unloads and reloads it|t_pinned_after_per_task_use|unload"
 )
