@@ -807,6 +807,9 @@ static const struct knc_rule knc_model_test_rules[] = {
 	KNC_RULE("global_ctrl_reserved", "IA32_PERF_GLOBAL_CTRL (0x2f)", "63:2",
 		 "1:0 read back; a write with a reserved bit #GPs",
 		 "1.4.3.7, table 1-10; choice: #GP", r_global_ctrl_reserved)
+	KNC_SUITE_RULE("usr_os_rings", "IA32_PerfEvtSel USR, OS", "16, 17",
+		       "OS counts ring 0, USR rings 1, 2 and 3", "1.4.3.3, table 1-5",
+		       "tests/host/rings.t")
 	KNC_RULE("en_and_global_ctrl", "IA32_PerfEvtSel EN, IA32_PERF_GLOBAL_CTRL", "22; 1:0",
 		 "a counter counts only while both its EN and its GLOBAL_CTRL bit are set",
 		 "1.4.1, 1.4.3.7", r_en_and_global)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A 64 KiB boot ROM (QEMU -bios) for tests/host/reset.t: the KNC PMU's
- * registers across a warm reset, section 1.4.4 of Intel document
- * 327357-001. It runs in real mode at the reset vector, twice:
+ * A 64 KiB boot ROM (QEMU -bios, linked at 0xf0000 by tests/host/rom.sh)
+ * for tests/host/reset.t: the KNC PMU's registers across a warm reset,
+ * section 1.4.4 of Intel document 327357-001. It runs in real mode at the
+ * reset vector, twice:
  *
  *  1. power-on: prints the registers (all zero), gives each a value (and
  *     overflows counter 0, for a status bit), prints them again, marks
@@ -17,6 +18,7 @@
  */
 	.code16
 	.text
+rom:					/* 0xf0000: ld -Ttext=0xf0000 */
 
 msrs:	.byte	0x20, 0x21, 0x28, 0x29, 0x2c, 0x2d, 0x2f, 0
 
@@ -29,31 +31,11 @@ vals:	.long	0xfffffff0, 0x000000ff	/* PerfCntr0: 16 to overflow */
 	.long	0, 0			/* GLOBAL_STATUS: read-only */
 	.long	0x00000003, 0		/* GLOBAL_CTRL: both */
 
-/* putc %al on the debug console */
-putc:
-	outb	%al, $0xe9
-	ret
-
-/* print %eax in hex */
-hex32:
-	pushl	%ecx
-	movw	$8, %cx
-1:	roll	$4, %eax
-	pushl	%eax
-	andb	$0xf, %al
-	addb	$'0', %al
-	cmpb	$'9', %al
-	jbe	2f
-	addb	$('a' - '9' - 1), %al
-2:	call	putc
-	popl	%eax
-	loop	1b
-	popl	%ecx
-	ret
+	.include "rom-print.S"
 
 /* print "%bl MSR HIGH LOW" for each MSR */
 dump:
-	movw	$msrs, %si
+	movw	$(msrs - rom), %si
 1:	movzbl	%cs:(%si), %ecx
 	testl	%ecx, %ecx
 	jz	2f
@@ -92,8 +74,8 @@ start:
 
 	movb	$'P', %bl		/* power-on */
 	call	dump
-	movw	$msrs, %si
-	movw	$vals, %di
+	movw	$(msrs - rom), %si
+	movw	$(vals - rom), %di
 1:	movzbl	%cs:(%si), %ecx
 	testl	%ecx, %ecx
 	jz	2f
@@ -129,5 +111,5 @@ after_reset:
 	jmp	5b
 
 	.org	0xfff0
-	ljmp	$0xf000, $start
+	ljmp	$0xf000, $(start - rom)
 	.org	0x10000
