@@ -222,7 +222,8 @@ t_shared_hw_context() {
 expect_busy_beside() {
 	local bg err why=''
 	err=$(mktemp)
-	perf stat -o /dev/null -a -e "$1" -- build/tests/busy 30 &
+	# until killed: a loaded TCG host can stretch the checks past 30 s
+	perf stat -o /dev/null -a -e "$1" -- build/tests/busy 600 &
 	bg=$!
 	wait_pid_comm $bg busy
 	if perf stat -o /dev/null -e "$2" -- true 2>"$err"; then
