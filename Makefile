@@ -16,6 +16,11 @@
 #   make deps       install the Debian packages the above need
 #   make dkms-src   stage dkms.conf and the module sources as
 #                   $(DESTDIR)/usr/src/knc-pmu-VERSION, for dkms add
+#   make deb        the Debian package knc-pmu-dkms (debian/, dh-dkms):
+#                   build/deb/knc-pmu-dkms_VERSION_all.deb and its source
+#   make check-deb  the package checked (lintian), then installed, used and
+#                   purged in a 6.1 and a 6.12 guest (TAP; DKMS compiles
+#                   under TCG there: not part of make check)
 #   make intree     the in-tree version: a git format-patch series against
 #                   Linux 6.1 in build/intree/series/ (tests/host/intree.t
 #                   builds a 6.1 kernel with it and runs its KUnit suites)
@@ -55,7 +60,7 @@ TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
-	intree linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug
+	intree linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug deb check-deb
 
 all: module module-612 tools
 
@@ -116,6 +121,15 @@ DKMS_SRC := $(DESTDIR)/usr/src/knc-pmu-$(DKMS_VERSION)
 dkms-src:
 	@mkdir -p $(DKMS_SRC)
 	cp dkms.conf $(KNC_SRCS) $(DKMS_SRC)/
+
+# The Debian package knc-pmu-dkms (debian/), built in a copy of the files
+# git tracks; tests/host/deb.t checks it.
+DEB_SRC := build/deb/knc-pmu-$(DKMS_VERSION)
+deb:
+	@rm -rf build/deb && mkdir -p $(DEB_SRC)
+	git ls-files -z | xargs -0 cp --parents -t $(DEB_SRC)
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc >../build.log 2>&1 || { tail -n 30 ../build.log; exit 1; }
+	@ls build/deb/*.deb
 
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
@@ -187,6 +201,12 @@ linux-fixes:
 perf-test: deps
 	$(MAKE) all
 	tests/run perf-test
+
+# DKMS compiles both modules under TCG in each guest (minutes of CPU per
+# kernel): not part of make check.
+check-deb: deps
+	$(MAKE) all
+	tests/run host/deb.t deb-6.1 deb-6.12
 
 # The fuzzer on the simulator and the model, on 6.1 and 6.12, for minutes,
 # with a random seed (KNC_FUZZ_SECONDS, default 300 per run; KNC_FUZZ_SEED).
