@@ -541,7 +541,7 @@ t_online_resets_the_pmu() {
 	expect_eq "CPU 1's counter 1, knc idle" 0x42 "$(msr_rw 1 0x21)"
 	expect_eq "CPU 1's EvtSel1, knc idle" 0x16 "$(msr_rw 1 0x29)"
 	expect_eq "CPU 1's SPFLT_CONTROL, knc idle" 0x1 "$(msr_rw 1 0x2c)"
-	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep 60 &
+	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep infinity &
 	holder=$!
 	wait_pid_comm $holder sleep
 	expect_reset 1
@@ -595,7 +595,7 @@ t_register_accesses() {
 t_debugfs_regs() {
 	local regs=/tmp/knc-regs cpu holder
 	# A knc event on CPU 0 keeps the counters knc's throughout.
-	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep 60 &
+	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep infinity &
 	holder=$!
 	wait_pid_comm $holder sleep
 	# While a CPU-wide event counts on every CPU, the dump shows it decoded,

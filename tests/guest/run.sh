@@ -100,7 +100,7 @@ t_load_count_unload() {
 
 t_rmmod_refused_with_events_open() {
 	local pid i
-	perf stat -a -e knc/l2_read_miss/ -o /dev/null -- sleep 30 &
+	perf stat -a -e knc/l2_read_miss/ -o /dev/null -- sleep infinity &
 	pid=$!
 	for i in $(seq 1 100); do
 		[ "$(cat /sys/module/knc_sim/refcnt)" -gt 0 ] && pgrep -P "$pid" -x sleep >/dev/null && break
