@@ -24,6 +24,11 @@
 #   make intree     the in-tree version: a git format-patch series against
 #                   Linux 6.1 in build/intree/series/ (tests/host/intree.t
 #                   builds a 6.1 kernel with it and runs its KUnit suites)
+#   make perf-events-series  perf's vendor events for KNC (the "cpu" PMU of
+#                   intel/knc.c): a git format-patch series against Linux
+#                   6.12 in build/perf-events/series/ (tests/host/perf-events-series.t)
+#   make perf-6.12-events  perf 6.12 with that series (build/perf-6.12-events/perf;
+#                   cached by content hash under /var/cache/knc-pmu)
 #   make linux-fixes  fixes to Linux's own KNC driver (intel/knc.c) and the
 #                   x86 core's RDPMC offer: a git format-patch series against
 #                   Linux 6.1 in build/linux-fixes/series/, which applies to
@@ -60,7 +65,7 @@ TBL := $(KNC)/knc_events.tbl
 CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
-	intree linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug deb check-deb
+	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug deb check-deb
 
 all: module module-612 tools
 
@@ -196,6 +201,13 @@ intree:
 	tools/knc/intree-series.sh
 
 linux-fixes:
+perf-events-series:
+	tools/knc/perf-events-series.sh
+
+# About 4.5 minutes of CPU cold (unpacking included); then from the cache.
+perf-6.12-events: perf-events-series
+	tools/knc/build-perf.sh --linux 6.12 --series build/perf-events/series --out build/perf-6.12-events
+
 	tools/knc/linux-fixes.sh
 
 perf-test: deps

@@ -8,7 +8,9 @@
 # (model.sh checks that). With KNC_LINUX_FIXED=1, on a kernel that carries
 # the fixes of make linux-fixes (the debug kernel: tests/run's suite
 # debug-linux-knc), each defect case is turned around: the fixed driver
-# must do what the hardware wants. Prints TAP.
+# must do what the hardware wants. perf 6.12 built from the vendor events
+# series lists and counts the JSON's events through Linux's driver (cases
+# of user space's side: not on the debug kernel). Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib.sh
@@ -199,6 +201,45 @@ defect_or_fixed() {
 	if linux_fixed; then echo "$2"; else echo "$1"; fi
 }
 
+# perf 6.12 built from the vendor events series (make perf-6.12-events)
+# finds the knightscorner tables by the CPUID alone: no PERF_CPUID, no knc
+# module. tests/host/perf-events-series.t builds it.
+PERF612=build/perf-6.12-events/perf
+
+# Every event and metric of the series, with its descriptions, in perf
+# list -j, perf list and perf list metric; every metric parses.
+t_perf612_lists_the_series() {
+	env -u PERF_CPUID -u SYSFS_PATH tests/host/perf-events-list.py "$PERF612"
+}
+
+# A few by hand, as a user reads them.
+t_perf612_list_by_hand() {
+	local out
+	out=$(mktemp)
+	export PAGER=cat
+	"$PERF612" list >"$out"
+	grep -A1 -x '  l2_read_miss' "$out" | grep -q 'L2 read misses' ||
+		fail "l2_read_miss not listed with its description"
+	grep -x 'vpu:' "$out" >/dev/null || fail "no vpu topic"
+	"$PERF612" list metric >"$out"
+	grep -A1 -x '  knc_ipc' "$out" | grep -q 'Instructions executed per unhalted cycle' ||
+		fail "knc_ipc not listed with its description"
+	rm -f "$out"
+}
+
+# A JSON event counts through Linux's driver: instructions_executed:u of
+# the loop is exact (on counter 0: the watchdog's counter freed).
+t_perf612_json_event_counts() {
+	local out
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	out=$(mktemp)
+	"$PERF612" stat -x, -e instructions_executed:u -- "$LOOP" 2>"$out" >/dev/null ||
+		fail "perf stat fails: $(cat "$out")"
+	expect_eq "instructions_executed:u of the loop" "$LOOP_INSNS" \
+		"$(awk -F, '$3 ~ /instructions_executed/ { print $1 }' "$out")"
+	rm -f "$out"
+}
+
 cases=(
 	"the cpu PMU is Linux's KNC driver, on the model|t_cpu_pmu_is_knc"
 	"counter 0 counts the loop's user instructions exactly|t_counter0_exact"
@@ -220,6 +261,9 @@ cases=(
 	"$(defect_or_fixed \
 		"defect: PAPI_TOT_INS and PAPI_TOT_CYC together: the second, on counter 1, reads 0|t_papi_tot_ins_tot_cyc" \
 		"fixed: PAPI counts PAPI_TOT_INS and PAPI_TOT_CYC together|t_papi_tot_ins_tot_cyc")"
+	"perf 6.12 with the vendor events series lists every knc event and metric|t_perf612_lists_the_series|user"
+	"perf 6.12 list: l2_read_miss, the vpu topic, knc_ipc, with descriptions|t_perf612_list_by_hand|user"
+	"perf 6.12 stat -e instructions_executed:u counts the loop exactly|t_perf612_json_event_counts|user"
 )
 
 perf_throttle_off

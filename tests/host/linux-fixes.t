@@ -26,15 +26,12 @@ FILES=(arch/x86/events/intel/knc.c arch/x86/events/core.c)
 echo "TAP version 13"
 tools/knc/linux-fixes.sh >"$log" 2>&1
 result $? "tools/knc/linux-fixes.sh makes the series" "$log"
-patches=("$SERIES"/000[1-9]-*.patch)
-[ "${#patches[@]}" -eq 4 ] && [ -f "$SERIES/0000-cover-letter.patch" ] &&
-	! grep -q '\*\*\*' "$SERIES/0000-cover-letter.patch"
+series_made "$SERIES" 4
 result $? "four patches and a filled-in cover letter"
 
 # Each patch: signed off by the repo's git user, for stable, and either a
 # Fixes: tag or a note below the --- saying why it has none.
-signoff="Signed-off-by: $(git config user.name || git log -1 --format=%an)"
-signoff="$signoff <$(git config user.email || git log -1 --format=%ae)>"
+signoff=$(series_signoff)
 for p in "${patches[@]}"; do
 	{
 		grep -qxF "$signoff" "$p" || echo "no '$signoff'"

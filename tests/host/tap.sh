@@ -23,3 +23,18 @@ skip() {
 	n=$((n + 1))
 	echo "ok $n - $1 # SKIP $2"
 }
+
+# series_made DIR COUNT: DIR holds a git format-patch series of COUNT
+# patches (their paths in the array patches) and a filled-in cover letter.
+series_made() {
+	patches=("$1"/000[1-9]-*.patch)
+	[ "${#patches[@]}" -eq "$2" ] && [ -f "$1/0000-cover-letter.patch" ] &&
+		! grep -q '\*\*\*' "$1/0000-cover-letter.patch"
+}
+
+# series_signoff: the Signed-off-by line of the series scripts, the
+# repository's git user's (its last commit's author where none is set).
+series_signoff() {
+	echo "Signed-off-by: $(git config user.name || git log -1 --format=%an)" \
+		"<$(git config user.email || git log -1 --format=%ae)>"
+}

@@ -9,6 +9,11 @@
 # arch/x86/knightscorner/, add the KNC mapfile row, build perf out of tree
 # into build/perf/obj/ and leave the binary at build/perf/perf.  A stamp
 # skips all of it when nothing changed.
+#
+# With --linux 6.12 --series DIR --out OUT (`make perf-6.12-events`): perf
+# 6.12 (Debian linux-source-6.12) with a git format-patch series applied
+# instead, the one of tools/knc/perf-events-series.sh, which carries the
+# tables itself; the binary is OUT/perf.
 
 set -euo pipefail
 
@@ -26,8 +31,8 @@ PERF_SOURCE_PACKAGE="linux-source-6.1"
 SCRIPT_PATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")"
 REPO="$(cd "$(dirname "$SCRIPT_PATH")/../.." && pwd)"
 
-TARBALL="${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}"
-TAR_TOPDIR="linux-source-6.1"
+LINUX=6.1
+SERIES=
 # Only what perf's build reads: tools/ (perf, its libs, tools/include), the
 # top Makefile and scripts/ (PERF-VERSION-GEN runs `make kernelversion`),
 # include/ and arch/x86/ (header cross-checks, memcpy/memset sources).
@@ -36,12 +41,6 @@ EXTRACT_PATHS=(Makefile tools scripts include arch/x86)
 JSON_DIR="${KNC_JSON_DIR:-$REPO/tools/perf/pmu-events/knc}"
 PATCH_DIR="$REPO/tools/knc/patches"
 OUT="$REPO/build/perf"
-SRC="$OUT/src"
-OBJ="$OUT/obj"
-LOG="$OUT/build.log"
-STAMP="$OUT/.build-stamp"
-CACHE="${KNC_CACHE:-/var/cache/knc-pmu}/perf"
-UNPACK_STAMP="$SRC/.knc-unpack-stamp"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 MAPFILE_ROW="GenuineIntel-11-1,v1,knightscorner,core"
@@ -51,6 +50,7 @@ MAKE_VARS=(LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1 WERROR
 usage() {
 	cat <<EOF
 Usage: tools/knc/build-perf.sh [--force] [--json-dir DIR]
+       tools/knc/build-perf.sh --linux 6.12 --series DIR --out DIR [--force]
        tools/knc/build-perf.sh --print-deps | --help
 
 Build perf 6.1 with the Knights Corner (PMU "knc") pmu-events tables and
@@ -76,14 +76,25 @@ make runs incrementally. Each binary built is also kept under
 newest), and a clone whose stamp has one there copies it instead of
 building.
 
+With --series, step 2 is the series' patches applied in step 1 (its
+0001-... files, not tools/knc/patches), which carry the tables; --linux
+names the source (linux-source-VERSION), --out where build/perf is above.
+
 Options:
   --json-dir DIR  JSON tables to build in (default tools/perf/pmu-events/knc;
                   also settable with KNC_JSON_DIR)
+  --linux VERSION 6.1 (default) or 6.12: the tarball
+                  /usr/src/linux-source-VERSION.tar.xz (KNC_LINUX_TARBALL,
+                  KNC_LINUX_612_TARBALL)
+  --series DIR    apply the git format-patch series in DIR
+  --out DIR       build there (default build/perf; the cache directory is
+                  named after it)
   --force         ignore the stamp and re-run make
   --print-deps    print the Debian build packages on one line and exit
   -h, --help      this text
 
-Environment: KNC_LINUX_TARBALL (source tarball), KNC_JSON_DIR, JOBS, KNC_CACHE.
+Environment: KNC_LINUX_TARBALL, KNC_LINUX_612_TARBALL (source tarballs),
+KNC_JSON_DIR, JOBS, KNC_CACHE.
 
 Debian packages needed (installed by the top-level Makefile, not here):
   $PERF_SOURCE_PACKAGE
@@ -108,12 +119,39 @@ while [ $# -gt 0 ]; do
 	--json-dir) [ $# -ge 2 ] || die "--json-dir needs a directory"
 		JSON_DIR="$2"; shift ;;
 	--json-dir=*) JSON_DIR="${1#--json-dir=}" ;;
+	--linux|--series|--out) [ $# -ge 2 ] || die "$1 needs an argument"
+		case "$1" in
+		--linux) LINUX="$2" ;;
+		--series) SERIES="$(cd "$2" && pwd)" || die "no series directory $2" ;;
+		--out) mkdir -p "$2" && OUT="$(cd "$2" && pwd)" ;;
+		esac
+		shift ;;
 	*) usage >&2; die "unknown argument: $1" ;;
 	esac
 	shift
 done
 
 # ---- inputs -----------------------------------------------------------------
+
+case "$LINUX" in
+6.1) TARBALL="${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ;;
+6.12) TARBALL="${KNC_LINUX_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}"
+	# As 6.1 builds by default: no BPF skeletons (6.12 would build
+	# bpftool and vmlinux.h for them), no ShellCheck of perf's own tests.
+	MAKE_VARS+=(BUILD_BPF_SKEL=0 NO_SHELLCHECK=1)
+	# and what its tools/perf/MANIFEST names outside tools/ besides.
+	EXTRACT_PATHS+=(arch/arm64/tools kernel/bpf/disasm.c kernel/bpf/disasm.h) ;;
+*) die "--linux $LINUX: 6.1 or 6.12" ;;
+esac
+PERF_SOURCE_PACKAGE="linux-source-$LINUX"
+TAR_TOPDIR="linux-source-$LINUX"
+SRC="$OUT/src"
+OBJ="$OUT/obj"
+LOG="$OUT/build.log"
+STAMP="$OUT/.build-stamp"
+CACHE="${KNC_CACHE:-/var/cache/knc-pmu}/$(basename "$OUT")"
+UNPACK_STAMP="$SRC/.knc-unpack-stamp"
+NAME="${OUT#"$REPO"/}/perf"
 
 [ -f "$TARBALL" ] || die "$TARBALL not found: install the Debian package $PERF_SOURCE_PACKAGE (apt-get install $PERF_SOURCE_PACKAGE)"
 for tool in xz tar patch make python3 sha256sum; do
@@ -126,8 +164,10 @@ JSON_DIR="$(cd "$JSON_DIR" && pwd)"
 shopt -s nullglob
 JSON_FILES=("$JSON_DIR"/*.json)
 PATCHES=("$PATCH_DIR"/*.patch)
+[ -z "$SERIES" ] || PATCHES=("$SERIES"/[0-9][0-9][0-9][1-9]-*.patch)
 shopt -u nullglob
 [ ${#JSON_FILES[@]} -gt 0 ] || die "no *.json files in $JSON_DIR"
+[ -z "$SERIES" ] || [ ${#PATCHES[@]} -gt 0 ] || die "no patches in $SERIES"
 
 # Fail early and clearly, rather than deep inside jevents.py: the one
 # validator of the tables is gen-events.py.
@@ -144,8 +184,17 @@ unpack_stamp() {
 	printf 'paths %s\n' "${EXTRACT_PATHS[*]}"
 	local p
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
-		printf 'patch %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -d' ' -f1)"
+		printf 'patch %s %s\n' "$(basename "$p")" "$(patch_digest "$p")"
 	done
+}
+
+# A series' commit ids and dates are not what it changes.
+patch_digest() {
+	if [ -n "$SERIES" ]; then
+		grep -v -E '^(From [0-9a-f]{40} |Date: )' "$1" | sha256sum | cut -d' ' -f1
+	else
+		sha256sum <"$1" | cut -d' ' -f1
+	fi
 }
 
 build_stamp() {
@@ -161,7 +210,7 @@ build_stamp() {
 WANT_STAMP="$(build_stamp)"
 if [ "$FORCE" = 0 ] && [ -x "$OUT/perf" ] && [ -f "$STAMP" ] &&
    [ "$(cat "$STAMP")" = "$WANT_STAMP" ]; then
-	log "build/perf/perf is up to date"
+	log "$NAME is up to date"
 	exit 0
 fi
 mkdir -p "$OUT"
@@ -173,7 +222,7 @@ if [ "$FORCE" = 0 ] && [ -x "$CACHED" ]; then
 	cp -f "$CACHED" "$OUT/perf.tmp"
 	mv -f "$OUT/perf.tmp" "$OUT/perf"
 	printf '%s\n' "$WANT_STAMP" >"$STAMP"
-	log "build/perf/perf from the cache (${CACHED%/perf})"
+	log "$NAME from the cache (${CACHED%/perf})"
 	exit 0
 fi
 
@@ -181,7 +230,7 @@ fi
 
 WANT_UNPACK="$(unpack_stamp)"
 if [ ! -f "$UNPACK_STAMP" ] || [ "$(cat "$UNPACK_STAMP")" != "$WANT_UNPACK" ]; then
-	log "unpacking $(basename "$TARBALL") (${EXTRACT_PATHS[*]}) into build/perf/src"
+	log "unpacking $(basename "$TARBALL") (${EXTRACT_PATHS[*]}) into ${SRC#"$REPO"/}"
 	rm -rf "$SRC" "$SRC.tmp" "$OBJ"
 	mkdir -p "$SRC.tmp"
 	members=()
@@ -204,27 +253,31 @@ fi
 # ---- 2. KNC tables -------------------------------------------------------------
 
 EVDIR="$SRC/tools/perf/pmu-events"
-grep -q "'knc': 'knc'" "$EVDIR/jevents.py" ||
-	die "jevents.py lacks the 'knc' unit entry (patch not applied?)"
+if [ -n "$SERIES" ]; then
+	[ -d "$EVDIR/arch/x86/$MODEL_DIR" ] || die "the series adds no arch/x86/$MODEL_DIR"
+else
+	grep -q "'knc': 'knc'" "$EVDIR/jevents.py" ||
+		die "jevents.py lacks the 'knc' unit entry (patch not applied?)"
 
-MAP_CSV="$EVDIR/arch/x86/mapfile.csv"
-if ! grep -qxF "$MAPFILE_ROW" "$MAP_CSV"; then
-	# keep the file newline-terminated before appending
-	[ -z "$(tail -c1 "$MAP_CSV")" ] || echo >>"$MAP_CSV"
-	echo "$MAPFILE_ROW" >>"$MAP_CSV"
+	MAP_CSV="$EVDIR/arch/x86/mapfile.csv"
+	if ! grep -qxF "$MAPFILE_ROW" "$MAP_CSV"; then
+		# keep the file newline-terminated before appending
+		[ -z "$(tail -c1 "$MAP_CSV")" ] || echo >>"$MAP_CSV"
+		echo "$MAPFILE_ROW" >>"$MAP_CSV"
+	fi
+
+	# Replace the whole model directory so a removed JSON file disappears too
+	# (fresh mtimes on the copies make pmu-events.c regenerate).
+	log "copying ${#JSON_FILES[@]} JSON file(s) from ${JSON_DIR#"$REPO"/} into arch/x86/$MODEL_DIR"
+	rm -rf "$EVDIR/arch/x86/$MODEL_DIR"
+	mkdir -p "$EVDIR/arch/x86/$MODEL_DIR"
+	cp "${JSON_FILES[@]}" "$EVDIR/arch/x86/$MODEL_DIR/"
 fi
-
-# Replace the whole model directory so a removed JSON file disappears too
-# (fresh mtimes on the copies make pmu-events.c regenerate).
-log "copying ${#JSON_FILES[@]} JSON file(s) from ${JSON_DIR#"$REPO"/} into arch/x86/$MODEL_DIR"
-rm -rf "$EVDIR/arch/x86/$MODEL_DIR"
-mkdir -p "$EVDIR/arch/x86/$MODEL_DIR"
-cp "${JSON_FILES[@]}" "$EVDIR/arch/x86/$MODEL_DIR/"
 
 # ---- 3. build ---------------------------------------------------------------------
 
 mkdir -p "$OBJ"
-log "building perf (make -j$JOBS, log: build/perf/build.log)"
+log "building perf (make -j$JOBS, log: ${LOG#"$REPO"/})"
 start=$SECONDS
 # A parent make (`make perf`) must not leak its flags or command-line
 # variables into perf's build; -j is given explicitly.
@@ -254,4 +307,4 @@ mkdir -p "${CACHED%/perf}"
 cp -f "$OBJ/perf" "$CACHED.tmp" && mv -f "$CACHED.tmp" "$CACHED"
 find "$CACHE" -mindepth 2 -maxdepth 2 -name perf -printf '%T@ %h\n' | sort -n |
 	head -n -3 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
-log "built build/perf/perf ($("$OUT/perf" --version)) in $((SECONDS - start)) s"
+log "built $NAME ($("$OUT/perf" --version)) in $((SECONDS - start)) s"

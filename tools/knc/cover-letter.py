@@ -7,7 +7,8 @@
 COVER is the 0000-cover-letter.patch git format-patch --cover-letter
 wrote; TEXT's first line becomes its subject and the rest its blurb, in
 place of git's *** SUBJECT HERE *** and *** BLURB HERE ***. Used by
-tools/knc/intree-series.sh and tools/knc/linux-fixes.sh.
+tools/knc/series-lib.sh (tools/knc/intree-series.sh,
+tools/knc/perf-events-series.sh) and tools/knc/linux-fixes.sh.
 """
 import sys
 

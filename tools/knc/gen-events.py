@@ -10,6 +10,12 @@ validates them and derives from them:
                    PERF_TYPE_HW_CACHE map of hw-cache/hw-cache.json),
   --doc OUT        Documentation/knc-events.rst,
   --expect-sysfs   the exact contents of each sysfs alias file,
+  --perf-events DIR  perf's vendor events for KNC in the layout of Linux
+                   6.12's tools/perf/pmu-events/arch/x86/ (DIR is the
+                   model directory, knightscorner/): the core PMU's events
+                   and metrics, as tools/knc/perf-events-series.sh puts
+                   them in its series,
+  --perf-mapfile CSV  add the KNC row to that tree's arch/x86/mapfile.csv,
   --check          validation only.
 
 Python 3 standard library only.  tests/host/json.t imports this file and
@@ -954,6 +960,87 @@ def render_doc(cat: Catalog) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+# ------------------------------------------------ perf's vendor events
+#
+# The same events and metrics as perf's own tables for KNC, laid out as
+# Linux 6.12's tools/perf/pmu-events/arch/x86/<model>/ are (Intel's
+# converter, create_perf_json.py): one file per topic, events sorted by
+# name, keys in alphabetical order, EventCode as "0xXX", UMask as "0xN"
+# and left out when 0, PublicDescription left out when it only repeats
+# BriefDescription, a counter.json, and the metrics in <model>-metrics.json.
+# They are for the core PMU, "cpu" on a KNC (arch/x86/events/intel/knc.c):
+# no Unit, jevents.py's default_core. The generic aliases are not among
+# them: that PMU has those names already, as sysfs events and as perf's
+# legacy hardware events. jevents.py takes any *metrics.json for metrics.
+
+PERF_MODEL = "knightscorner"
+PERF_METRICS_FILE = "knc-metrics.json"
+PERF_COUNTER_FILE = "counter.json"
+# perf's x86 get_cpuid_str() is "GenuineIntel-<family>-<MODEL>-<STEPPING>"
+# (family in decimal, model and stepping in hex); the row, a regular
+# expression, leaves the stepping out.
+PERF_MAPFILE_ROW = f"GenuineIntel-11-1,v1,{PERF_MODEL},core"
+
+
+def _perf_json(items: List[dict]) -> str:
+    return json.dumps(items, indent=4, ensure_ascii=False) + "\n"
+
+
+def _perf_event(e: Entry) -> dict:
+    code, umask = parse_byte(e.get("EventCode")), parse_byte(e.get("UMask"))
+    out = {key: e.get(key) for key in EVENT_FIELDS
+           if key not in ("Unit", "EventCode", "UMask")}
+    out["EventCode"] = f"0x{code:02X}"
+    if umask:
+        out["UMask"] = f"0x{umask:x}"
+    if out["PublicDescription"] == out["BriefDescription"]:
+        del out["PublicDescription"]
+    return dict(sorted(out.items()))
+
+
+def render_perf_events(cat: Catalog) -> Dict[str, str]:
+    """File name -> contents of perf's model directory."""
+    files: Dict[str, List[dict]] = {}
+    for e in sorted(cat.table, key=lambda e: e.get("EventName")):
+        files.setdefault(e.file, []).append(_perf_event(e))
+    out = {name: _perf_json(events) for name, events in files.items()}
+    counters = {c for e in cat.table for c in e.get("Counter").split(",")}
+    out[PERF_COUNTER_FILE] = _perf_json([{
+        "Unit": "core", "CountersNumFixed": "0",
+        "CountersNumGeneric": str(len(counters))}])
+    out[PERF_METRICS_FILE] = _perf_json(
+        [dict(sorted(m.data.items()))
+         for m in sorted(cat.metrics, key=lambda m: m.get("MetricName"))])
+    return out
+
+
+def write_perf_events(cat: Catalog, model_dir: str) -> None:
+    """Write the model directory, in place of any JSON already there."""
+    path = Path(model_dir)
+    path.mkdir(parents=True, exist_ok=True)
+    for old in path.glob("*.json"):
+        old.unlink()
+    for name, text in render_perf_events(cat).items():
+        write_output(str(path / name), text)
+
+
+def add_perf_mapfile_row(csv_path: str) -> None:
+    """Insert PERF_MAPFILE_ROW among the GenuineIntel rows, which are in
+    the order of their model directory's name."""
+    with open(csv_path, encoding="utf-8") as f:
+        rows = f.read().splitlines()
+    if PERF_MAPFILE_ROW in rows:
+        return
+    at = next((i for i, row in enumerate(rows)
+               if row.startswith("GenuineIntel-")
+               and row.split(",")[2] > PERF_MODEL), None)
+    if at is None:
+        at = max(i for i, row in enumerate(rows)
+                 if row.startswith("GenuineIntel-")) + 1
+    rows.insert(at, PERF_MAPFILE_ROW)
+    write_output(csv_path, "\n".join(rows) + "\n")
+
+
 # ------------------------------------------------------------------- main
 
 def write_output(path: str, text: str) -> None:
@@ -982,6 +1069,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--expect-sysfs", action="store_true",
                     help="print 'name<TAB>event=0x..,umask=0x..,period=N' "
                     "for every sysfs alias file the module must provide")
+    ap.add_argument("--perf-events", metavar="DIR",
+                    help="write perf's vendor events for KNC (Linux 6.12 "
+                    "layout, core PMU) into the model directory DIR, "
+                    f"tools/perf/pmu-events/arch/x86/{PERF_MODEL} of a "
+                    "perf tree")
+    ap.add_argument("--perf-mapfile", metavar="CSV",
+                    help="add the KNC row to a perf tree's "
+                    "arch/x86/mapfile.csv, in place")
     ap.add_argument("--list-table", action="store_true",
                     help="print the sysfs names of the table events (not "
                     "the generic aliases), one per line")
@@ -990,9 +1085,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                     "their sysfs names and the JSON Counter ('0' or '0,1')")
     args = ap.parse_args(argv)
     if not (args.check or args.table or args.doc or args.expect_sysfs or
-            args.list_table or args.list_counters):
+            args.perf_events or args.perf_mapfile or args.list_table or
+            args.list_counters):
         ap.error("nothing to do: give --check, --table, --doc, "
-                 "--expect-sysfs, --list-table or --list-counters")
+                 "--expect-sysfs, --perf-events, --perf-mapfile, "
+                 "--list-table or --list-counters")
 
     cat = load_catalog(args.events_dir)
     problems = validate(cat)
@@ -1012,6 +1109,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         write_output(args.doc, render_doc(cat))
     if args.expect_sysfs:
         sys.stdout.write(render_sysfs(cat))
+    if args.perf_events:
+        write_perf_events(cat, args.perf_events)
+    if args.perf_mapfile:
+        add_perf_mapfile_row(args.perf_mapfile)
     if args.list_table:
         sys.stdout.write("".join(f"{ev.sysfs}\n" for ev in table_events(cat)))
     if args.list_counters:

@@ -10,11 +10,13 @@
 #
 # The series is made in a scratch git repository holding only the files it
 # touches, taken from /usr/src/linux-source-6.1.tar.xz (KNC_LINUX_TARBALL);
-# it applies to the whole tree with `git am` or `patch -p1`. The commit
-# messages and the cover letter are tools/knc/intree/*.
+# it applies to the whole tree with `git am` or `patch -p1`
+# (tools/knc/series-lib.sh). The commit messages and the cover letter are
+# tools/knc/intree/*.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+. "$REPO/tools/knc/series-lib.sh"
 TARBALL=${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 TOP=linux-source-6.1
 MSG=$REPO/tools/knc/intree
@@ -28,26 +30,11 @@ BASE_FILES=(MAINTAINERS Documentation/admin-guide/perf/index.rst arch/x86/events
 die() { echo "intree-series: $*" >&2; exit 1; }
 [ -f "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-6.1)"
 
-rm -rf "$WORK" "$OUT"
-mkdir -p "$WORK" "$OUT"
-tar xf "$TARBALL" -C "$WORK" --strip-components=1 "${BASE_FILES[@]/#/$TOP/}"
-cd "$WORK"
-git init -q
-git config user.name "$(git -C "$REPO" log -1 --format=%an)"
-git config user.email "$(git -C "$REPO" log -1 --format=%ae)"
-git add -A
-git commit -q -m "Linux 6.1 (Debian's linux-source-6.1): the files the series touches"
-base=$(git rev-parse HEAD)
-signoff="Signed-off-by: $(git config user.name) <$(git config user.email)>"
-
-commit() {	# commit MSGFILE
-	git add -A
-	git commit -q -F - <<-MSG
-	$(cat "$MSG/$1")
-
-	$signoff
-	MSG
-}
+rm -rf "$OUT"
+mkdir -p "$OUT"
+series_init "$WORK" "$TARBALL" "$TOP" \
+	"Linux 6.1 (Debian's linux-source-6.1): the files the series touches" "${BASE_FILES[@]}"
+commit() { series_commit "$MSG/$1"; }
 
 # intree_makefile [without-kunit]: the module Makefile in the tree, its
 # header speaking of the in-tree build (and without the KUnit objects).
@@ -191,6 +178,5 @@ open('arch/x86/events/Kconfig', 'w').write(kc)
 PY
 commit 0003-kunit.msg
 
-git format-patch -q --cover-letter -o "$OUT" "$base"
-python3 "$REPO/tools/knc/cover-letter.py" "$OUT"/0000-cover-letter.patch "$MSG/cover-letter.txt"
+series_format "$OUT" "$MSG/cover-letter.txt"
 ls "$OUT"

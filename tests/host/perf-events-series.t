@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perf's vendor events for KNC (tools/knc/perf-events-series.sh, `make
+# perf-events-series`): the series is made, signed off, with a filled-in
+# cover letter; checkpatch.pl of Linux 6.12 finds nothing in it; it applies
+# with `git am` to 6.12's tools/perf/pmu-events (linux-source-6.12);
+# 6.12's jevents.py accepts the patched tree and emits the knightscorner
+# tables for the KNC CPUID; the files it adds are what
+# tools/knc/gen-events.py makes of tools/perf/pmu-events/knc/ today (no
+# drift) and keep the perf tree's JSON layout. A perf built from the
+# series (`make perf-6.12-events`: build/perf-6.12-events/perf, from its
+# cache, or about 4.5 CPU-minutes cold) has this series' tables, and
+# perf test's PMU JSON and metric parsing suites pass, and on a KNC CPUID (PERF_CPUID, a fake sysfs with
+# Linux's KNC "cpu" PMU) perf list shows every event and metric
+# (tests/host/perf-events-list.py). The 6.12 files are unpacked once into
+# build/perf-events/linux-6.12 (a stamp names the tarball). Prints TAP.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+
+log=$(mktemp)
+tmp=$(mktemp -d)
+. tests/host/tap.sh
+TARBALL=${KNC_LINUX_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+B=build/perf-events
+SERIES=$B/series
+BASE=$B/linux-6.12
+PERF=build/perf-6.12-events/perf
+PMU_EVENTS=tools/perf/pmu-events
+MODEL=$PMU_EVENTS/arch/x86/knightscorner
+
+echo "TAP version 13"
+if [ ! -f "$TARBALL" ]; then
+	echo "not ok 1 - $TARBALL not installed (tools/knc/install-deps)"
+	echo "1..1"
+	exit 1
+fi
+tools/knc/perf-events-series.sh >"$log" 2>&1
+result $? "tools/knc/perf-events-series.sh makes the series" "$log"
+series_made "$SERIES" 2
+result $? "two patches and a filled-in cover letter"
+for p in "${patches[@]}"; do
+	grep -qxF "$(series_signoff)" "$p" &&
+		grep -qE '^Subject: \[PATCH [12]/2\] perf vendor events intel: Add Knights Corner ' "$p"
+	result $? "signed off, subject 'perf vendor events intel: Add Knights Corner ...': $(basename "$p")"
+done
+
+# The 6.12 files: perf's pmu-events directory and checkpatch.
+stamp=$(stat -c '%n %s %Y' "$TARBALL")
+if [ "$(cat "$BASE.stamp" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$BASE" && mkdir -p "$BASE" &&
+		tar xf "$TARBALL" -C "$BASE" --strip-components=1 linux-source-6.12/$PMU_EVENTS \
+			linux-source-6.12/scripts/checkpatch.pl linux-source-6.12/scripts/spelling.txt \
+			linux-source-6.12/scripts/const_structs.checkpatch &&
+		echo "$stamp" >"$BASE.stamp"
+fi
+
+# FILE_PATH_CHANGES asks whether MAINTAINERS needs updating for every file
+# a patch adds; tools/perf/ is the perf subsystem's (F: tools/perf/), which
+# --no-tree cannot see.
+for p in "${patches[@]}"; do
+	"$BASE/scripts/checkpatch.pl" --no-tree --strict -q --ignore FILE_PATH_CHANGES "$p" >"$log" 2>&1
+	result $? "checkpatch (6.12) --strict: $(basename "$p")" "$log"
+done
+
+# jevents.py x86 reads arch/x86 and arch/test only.
+tree=$tmp/linux
+mkdir -p "$tree/$PMU_EVENTS/arch"
+cp "$BASE/$PMU_EVENTS"/*.py "$tree/$PMU_EVENTS/"
+cp -a "$BASE/$PMU_EVENTS/arch/x86" "$BASE/$PMU_EVENTS/arch/test" "$tree/$PMU_EVENTS/arch/"
+abs=("${patches[@]/#/$PWD/}")
+(
+	cd "$tree" && git init -q && git add -A &&
+		git -c user.name=base -c user.email=base@localhost commit -q -m "Linux 6.12" &&
+		git -c user.name=am -c user.email=am@localhost am -q "${abs[@]}"
+) >"$log" 2>&1
+result $? "git am applies the series to Linux 6.12's tools/perf/pmu-events" "$log"
+
+# jevents.py as perf's build runs it, on the x86 tree.
+(cd "$tree/tools/perf" && python3 pmu-events/jevents.py x86 all pmu-events/arch "$tmp/pmu-events.c") >"$log" 2>&1 &&
+	python3 - "$tmp/pmu-events.c" >>"$log" 2>&1 <<'PY'
+import re
+import sys
+c = open(sys.argv[1]).read()
+for table in ("pmu_events__knightscorner", "pmu_metrics__knightscorner"):
+    n = len(re.findall(r"\{ \d+ \}, /\* ", c.split(f"{table}_default_core[] = {{")[1].split("};")[0]))
+    print(f"{table}: {n} entries (default_core)")
+    assert n > 0, table
+row = re.search(r'\.arch = "x86",\s*\.cpuid = "GenuineIntel-11-1",\s*\.event_table = \{\s*'
+                r'\.pmus = pmu_events__knightscorner,.*?\.metric_table = \{\s*'
+                r'\.pmus = pmu_metrics__knightscorner,', c, re.S)
+assert row, "no x86 map entry GenuineIntel-11-1 -> knightscorner"
+print("map: GenuineIntel-11-1 -> knightscorner")
+PY
+result $? "jevents.py (6.12) accepts the tree and emits the knightscorner tables for GenuineIntel-11-1" "$log"
+
+# No drift: the series adds what gen-events.py makes of the JSON today.
+mkdir -p "$tmp/gen" && cp "$BASE/$PMU_EVENTS/arch/x86/mapfile.csv" "$tmp/gen/" &&
+	python3 tools/knc/gen-events.py --perf-events "$tmp/gen/knightscorner" --perf-mapfile "$tmp/gen/mapfile.csv" &&
+	diff -r "$tmp/gen/knightscorner" "$tree/$MODEL" >"$log" 2>&1 &&
+	diff "$tmp/gen/mapfile.csv" "$tree/$PMU_EVENTS/arch/x86/mapfile.csv" >>"$log" 2>&1
+result $? "the series' files are gen-events.py --perf-events, --perf-mapfile of the JSON" "$log"
+
+# The perf tree's layout: lists of objects, keys in alphabetical order
+# (counter.json as the other models have it), 4-space indents, no Unit
+# (the core PMU), the model's row in mapfile.csv among Intel's in order.
+python3 - "$tree/$MODEL" "$tree/$PMU_EVENTS/arch/x86/mapfile.csv" >"$log" 2>&1 <<'PY'
+import json
+import pathlib
+import sys
+bad = []
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
+    text = path.read_text()
+    items = json.loads(text)
+    if text != json.dumps(items, indent=4, ensure_ascii=False) + "\n":
+        bad.append(f"{path.name}: not in 4-space json.dumps form")
+    for item in items:
+        keys = list(item)
+        if path.name == "counter.json":
+            ok = keys == ["Unit", "CountersNumFixed", "CountersNumGeneric"]
+        else:
+            ok = keys == sorted(keys) and "Unit" not in item
+        if not ok:
+            bad.append(f"{path.name}: {keys}")
+    names = [i.get("EventName") or i.get("MetricName") for i in items]
+    if path.name != "counter.json" and names != sorted(names):
+        bad.append(f"{path.name}: not sorted by name")
+intel = [r.split(",")[2] for r in open(sys.argv[2]).read().splitlines()
+         if r.startswith("GenuineIntel-")]
+if "knightscorner" not in intel or intel.index("knightscorner") + 1 != intel.index("knightslanding"):
+    bad.append("mapfile.csv: knightscorner is not just before knightslanding")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+result $? "the files have the perf tree's layout (sorted keys and names, no Unit, mapfile order)" "$log"
+
+# perf 6.12 with the series (tests/guest/linux-knc.sh runs it on the model).
+make -s perf-6.12-events >"$log" 2>&1 &&
+	cmp "$tmp/pmu-events.c" "$(dirname "$PERF")/obj/pmu-events/pmu-events.c" >>"$log" 2>&1
+result $? "make perf-6.12-events: $PERF has this series' tables" "$log"
+if [ -x "$PERF" ]; then
+	# By number: perf test matches a suite of subtests by their names.
+	for t in "PMU JSON event tests" "Parse and process metrics"; do
+		num=$("$PERF" test list 2>&1 | awk -v t="$t" -F': ' '$2 == t { print $1 + 0 }')
+		"$PERF" test -v "${num:-none}" >"$log" 2>&1 &&
+			grep -q ": Ok$" "$log" && ! grep -E -q ": (FAILED!|Skip)" "$log"
+		result $? "$PERF test '$t': $(grep -c ": Ok$" "$log") Ok" "$log"
+	done
+	# Linux's KNC driver's "cpu" PMU, at a type no kernel hands out.
+	cpu=$tmp/sys/bus/event_source/devices/cpu
+	mkdir -p "$cpu/format"
+	echo 65000 >"$cpu/type"
+	for f in event:0-7 umask:8-15 edge:18 inv:23 cmask:24-31; do
+		echo "config:${f#*:}" >"$cpu/format/${f%%:*}"
+	done
+	SYSFS_PATH=$tmp/sys PERF_CPUID=GenuineIntel-11-1-0 tests/host/perf-events-list.py "$PERF" >"$log" 2>&1
+	result $? "perf list on a KNC CPUID (PERF_CPUID, fake sysfs): $(grep -c '^ok' "$log") checks of tests/host/perf-events-list.py" "$log"
+fi
+rm -rf "$log" "$tmp"
+echo "1..$n"
+exit $bad
