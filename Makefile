@@ -139,7 +139,7 @@ deb:
 tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
 	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
 	build/tests/badattr build/tests/papicount build/tests/spflt build/tests/fuzz \
-	build/tests/waitloop
+	build/tests/failnth build/tests/waitloop
 
 build/tests/%: tests/guest/%.c
 	@mkdir -p $(@D)
@@ -175,7 +175,8 @@ test:
 
 check-debug:
 	tools/knc/install-deps --kernel
-	tests/run --build debug-kunit debug debug-model debug-linux-knc
+	tests/run --build debug-kunit debug debug-model debug-linux-knc debug-stress \
+		debug-fuzz debug-fuzz-model debug-fault debug-fault-model
 
 demo: deps
 	$(MAKE) all
@@ -200,7 +201,6 @@ qemu:
 intree:
 	tools/knc/intree-series.sh
 
-linux-fixes:
 perf-events-series:
 	tools/knc/perf-events-series.sh
 
@@ -208,6 +208,7 @@ perf-events-series:
 perf-6.12-events: perf-events-series
 	tools/knc/build-perf.sh --linux 6.12 --series build/perf-events/series --out build/perf-6.12-events
 
+linux-fixes:
 	tools/knc/linux-fixes.sh
 
 perf-test: deps
@@ -220,7 +221,8 @@ check-deb: deps
 	$(MAKE) all
 	tests/run host/deb.t deb-6.1 deb-6.12
 
-# The fuzzer on the simulator and the model, on 6.1 and 6.12, for minutes,
+# The fuzzer on the simulator and the model, on 6.1, 6.12 and the debug
+# kernel, for minutes,
 # with a random seed (KNC_FUZZ_SECONDS, default 300 per run; KNC_FUZZ_SEED).
 fuzz: deps
 	$(MAKE) all

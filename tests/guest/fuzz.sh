@@ -78,13 +78,7 @@ t_fuzz_without_knc() {
 
 t_fuzz() {
 	local out
-	if [ "$backend" = model ]; then
-		# the NMI watchdog would hold a counter
-		echo 0 >/proc/sys/kernel/nmi_watchdog
-		insmod "$KNC_KO"
-	else
-		knc_load
-	fi
+	knc_modules_load
 	fuzz_root_and_user
 	expect_no_evtsel_enabled
 	out=$(mktemp)
@@ -100,9 +94,18 @@ t_fuzz() {
 	expect_eq "CPU-wide count after fuzzing" 1234 "$(count_of "$out" knc/data_read_miss/)"
 }
 
-cases=(
-	"fuzzer baseline without knc, as root and as a user: the kernel log stays clean|t_fuzz_without_knc"
-	"fuzzer with knc, as root and as a user: no kernel report, counts exact after|t_fuzz"
-)
+# the debug kernel's kmemleak: what leaked before knc is not knc's
+t_kmemleak_baseline() {
+	kmemleak_baseline
+}
+
+t_no_leak_after_fuzzing() {
+	expect_no_new_leak
+}
+
+cases=("fuzzer baseline without knc, as root and as a user: the kernel log stays clean|t_fuzz_without_knc")
+[ ! -e $KMEMLEAK ] || cases+=("kmemleak: a baseline scan before knc loads|t_kmemleak_baseline")
+cases+=("fuzzer with knc, as root and as a user: no kernel report, counts exact after|t_fuzz")
+[ ! -e $KMEMLEAK ] || cases+=("kmemleak: nothing new of knc's or perf's after fuzzing|t_no_leak_after_fuzzing")
 
 run_cases "$@"

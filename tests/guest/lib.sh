@@ -290,3 +290,29 @@ event_pairs() {
 pmi_irqs() {
 	awk '$1 == "PMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts
 }
+
+# kmemleak (the debug kernel's CONFIG_DEBUG_KMEMLEAK, scanning only when
+# asked): kmemleak_baseline scans and forgets what it found, so that
+# expect_no_new_leak sees only what leaked since. An object is reported
+# once it is 5 s old and nothing points to it.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+kmemleak_baseline() {
+	[ -e $KMEMLEAK ] || fail "no kmemleak in $(uname -r)"
+	echo scan >$KMEMLEAK
+	echo clear >$KMEMLEAK
+}
+
+# expect_no_new_leak: no new unreferenced object allocated on a path
+# through knc's code or perf's, or through code that is gone (an unloaded
+# module's, whose addresses no longer resolve). The whole report is shown.
+expect_no_new_leak() {
+	local report
+	[ -e $KMEMLEAK ] || fail "no kmemleak in $(uname -r)"
+	sleep 6
+	echo scan >$KMEMLEAK
+	report=$(cat $KMEMLEAK)
+	echo "${report:-kmemleak: nothing new}"
+	! echo "$report" | grep -q -E '^ +\[<[0-9a-f]+>\] (.*(knc|perf_)|0x[0-9a-f]+$)' ||
+		fail "kmemleak: a new leak of knc's or perf's"
+}

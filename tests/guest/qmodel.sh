@@ -16,6 +16,17 @@ evtsels() {
 	"$MODEL" regs | awk '{ for (i = 1; i < NF; i++) if ($i ~ /^evtsel[01]$/) print $(i + 1) }'
 }
 
+# knc_modules_load, knc_modules_unload: the driver, which finds the model's
+# PMU (the NMI watchdog would hold a counter)
+knc_modules_load() {
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	insmod "$KNC_KO"
+}
+
+knc_modules_unload() {
+	rmmod knc_pmu
+}
+
 # PMIs lost on purpose since boot: knc_model_test.ko's pmi_lvt_masked rule
 # overflows a counter under a masked LVT entry (model.sh, model_test_log)
 PMI_LOST_ON_PURPOSE=/tmp/knc-pmi-lost-on-purpose

@@ -26,6 +26,15 @@ ctrs() {
 	sim_regs 'ctr[01]' | xargs
 }
 
+# knc_modules_load, knc_modules_unload: the driver and its backend
+knc_modules_load() {
+	knc_load
+}
+
+knc_modules_unload() {
+	knc_unload
+}
+
 # expect_pmis_serviced: the driver left no LVT entry masked and serviced
 # every PMI the simulator raised
 expect_pmis_serviced() {

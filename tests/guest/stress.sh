@@ -101,12 +101,26 @@ t_pmi_storm_every_cpu() {
 	expect_exact_after "the storm"
 }
 
-cases=(
+# the debug kernel's kmemleak: what leaked before knc is not knc's
+t_kmemleak_baseline() {
+	knc_unload
+	kmemleak_baseline
+	knc_load
+}
+
+t_no_leak_after_stress() {
+	expect_no_new_leak
+}
+
+cases=()
+[ ! -e $KMEMLEAK ] || cases+=("kmemleak: a baseline scan, knc unloaded|t_kmemleak_baseline")
+cases+=(
 	"100 load/unload cycles of each module, counts exact between|t_load_unload_100"
 	"CPU 1 offline/online 20 times under CPU-wide and per-task events|t_hotplug_loops_under_events"
 	"perf bench sched pipe with two knc events; counts exact after|t_sched_pipe_with_knc_events"
 	"PMI storm on both counters of every CPU at once: every sample arrives|t_pmi_storm_every_cpu"
 )
+[ ! -e $KMEMLEAK ] || cases+=("kmemleak: nothing new of knc's or perf's after the stress|t_no_leak_after_stress")
 
 perf_throttle_off
 run_cases "$@"

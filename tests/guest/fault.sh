@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Allocation failures under the driver, on the debug kernel (fault
+# injection, kmemleak), on the simulator or on the QEMU model:
+#   tools/knc/knc-vm --debug-kernel --no-module --tcg-thread single \
+#       -- tests/guest/fault.sh
+#   tools/knc/knc-vm --debug-kernel --native --no-module --tcg-thread single \
+#       -- tests/guest/fault.sh
+# build/tests/failnth (tests/guest/failnth.c) fails the 1st, 2nd, ...
+# slab or page allocation of one call through /proc/thread-self/fail-nth
+# until the call goes through without a fault: loading each module, opening
+# a counting, a sampling, a group and an SPFLT event, the mmap of a sampling
+# event's buffer, a CPU coming online with events open. Every failed call
+# must return ENOMEM; after each sweep counting is exact, and the modules
+# unload and load again until per-task events pin them (Linux 6.1);
+# knc-vm fails the run on any WARN, BUG, KASAN or lockdep report; kmemleak
+# finds nothing new of knc's or perf's. Each sweep's line ("CALL: N
+# injection points, ...") is a TAP diagnostic. Prints TAP.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/guest/lib.sh
+
+FAILNTH=build/tests/failnth
+# the sweeps' lines, shown whether the case passes or fails
+exec 3>&1
+
+# knc-vm --native gives the vCPUs a KNC's CPUID: family 11
+if [ "$(awk '/^cpu family/ { print $4; exit }' /proc/cpuinfo)" = 11 ]; then
+	backend=model
+	. tests/guest/qmodel.sh
+else
+	backend=sim
+	. tests/guest/sim.sh
+fi
+
+# config_of EVENT: perf_event_attr::config of a knc event, from its sysfs
+# alias
+config_of() {
+	local kv v=0
+	for kv in $(tr ',' ' ' <"$KNC_SYSFS/events/$1"); do
+		case ${kv%%=*} in
+		event) v=$((v | ${kv#*=})) ;;
+		umask) v=$((v | ${kv#*=} << 8)) ;;
+		esac
+	done
+	echo "$v"
+}
+
+# sweep CALL ARG...: failnth's sweep of CALL, its line shown
+sweep() {
+	local line
+	line=$("$FAILNTH" "$@") || fail "failnth $*"
+	echo "# $line" >&3
+	echo "$line"
+}
+
+# expect_counts_exact: the next normal use counts exactly (CPU-wide: on
+# Linux 6.1 a per-task event pins the module that owns the PMU)
+expect_counts_exact() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -a -e knc/l2_read_miss/ -- "$INJ" inject l2_read_miss 4321 >/dev/null
+	expect_eq "l2_read_miss" 4321 "$(count_of "$out" knc/l2_read_miss/)"
+	rm -f "$out"
+}
+
+# expect_unload_reload: the modules unload, load again and count exactly
+expect_unload_reload() {
+	knc_modules_unload || fail "the modules do not unload"
+	knc_modules_load || fail "the modules do not load again"
+	expect_counts_exact
+}
+
+t_setup() {
+	local d
+	# Only fail-nth injects (probability stays 0), into every allocation
+	# a call makes, without a stack dump per fault.
+	for d in /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc; do
+		echo N >$d/ignore-gfp-wait
+		echo 0 >$d/verbose
+	done
+	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+	# what the kernel leaked before knc came
+	kmemleak_baseline
+}
+
+t_load() {
+	if [ $backend = sim ]; then
+		sweep load "$KNC_KO" knc_pmu
+		[ ! -e $KNC_SYSFS ] || fail "knc_pmu.ko alone registered a PMU on the simulator's CPU"
+		sweep load "$KNC_SIM_KO" knc_sim
+	else
+		echo 0 >/proc/sys/kernel/nmi_watchdog
+		sweep load "$KNC_KO" knc_pmu
+	fi
+	[ -e $KNC_SYSFS ] || fail "no knc PMU after the sweep"
+	expect_counts_exact
+	expect_unload_reload
+}
+
+t_online() {
+	sweep online 1
+	[ "$(cat /sys/devices/system/cpu/cpu1/online)" = 1 ] || fail "CPU 1 stayed offline"
+	expect_no_evtsel_enabled
+	expect_counts_exact
+	expect_unload_reload
+}
+
+# Per-task events from here on: Linux 6.1 keeps the owner pinned.
+t_open() {
+	local l2 dr
+	l2=$(config_of l2_read_miss)
+	dr=$(config_of data_read)
+	sweep open-count "$l2"
+	sweep open-sample "$l2"
+	sweep open-group "$l2" "$dr"
+	sweep open-spflt "$dr"
+	expect_no_evtsel_enabled
+	expect_counts_exact
+}
+
+t_mmap() {
+	sweep mmap "$(config_of data_read)"
+	expect_no_evtsel_enabled
+	expect_counts_exact
+}
+
+t_no_leak() {
+	expect_no_new_leak
+}
+
+cases=(
+	"fail-nth and kmemleak set up, a baseline scan before knc loads|t_setup"
+	"each allocation of loading the modules fails cleanly, then they count|t_load"
+	"each allocation of a CPU coming online under CPU-wide events fails cleanly|t_online"
+	"each allocation of perf_event_open() of a counting, sampling, group and SPFLT event fails cleanly|t_open"
+	"each allocation of a sampling event's mmap fails cleanly|t_mmap"
+	"kmemleak: nothing new of knc's or perf's after the sweeps|t_no_leak"
+)
+
+perf_throttle_off
+run_cases "$@"
