@@ -43,6 +43,15 @@ fi
 # throttles every storm.
 echo 1000 >/proc/sys/kernel/perf_event_max_sample_rate
 
+# summary WHO OUT: the fuzzer's output OUT, and its summary line ("fuzz:
+# seed, seconds, opens, ops, errnos") as a TAP diagnostic whether the case
+# passes or fails
+exec 3>&1
+summary() {
+	cat "$2"
+	echo "# as $1: $(grep '^fuzz:' "$2")" >&3
+}
+
 fuzz_reports() {
 	dmesg | grep -c -E "$FUZZ_BAD" || true
 }
@@ -51,15 +60,17 @@ fuzz_reports() {
 # privileges under perf_event_paranoid 2, with perf's throttle as it
 # boots; no new kernel report.
 fuzz_root_and_user() {
-	local before bin=/tmp/fuzz-nobody
+	local before bin=/tmp/fuzz-nobody out=/tmp/fuzz.out
 	before=$(fuzz_reports)
-	timeout $((FUZZ_SECONDS + 120)) "$FUZZ" -s "$FUZZ_SEED" -t "$FUZZ_SECONDS" ||
-		fail "the fuzzer as root failed or hung"
+	timeout $((FUZZ_SECONDS + 120)) "$FUZZ" -s "$FUZZ_SEED" -t "$FUZZ_SECONDS" >$out ||
+		{ cat $out; fail "the fuzzer as root failed or hung"; }
+	summary root $out
 	cp "$FUZZ" $bin
 	chmod 755 $bin
 	paranoid 2
 	(cd /tmp && timeout $((FUZZ_SECONDS + 120)) $NOBODY $bin -s "$((FUZZ_SEED + 1))" \
-		-t "$FUZZ_SECONDS") || fail "the fuzzer as a user failed or hung"
+		-t "$FUZZ_SECONDS") >$out || { cat $out; fail "the fuzzer as a user failed or hung"; }
+	summary "a user" $out
 	if [ "$(fuzz_reports)" != "$before" ]; then
 		dmesg | grep -E -A 20 "$FUZZ_BAD" | tail -n 60
 		fail "the kernel log has new reports"
