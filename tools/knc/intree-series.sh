@@ -37,7 +37,8 @@ series_init "$WORK" "$TARBALL" "$TOP" \
 commit() { series_commit "$MSG/$1"; }
 
 # intree_makefile [without-kunit]: the module Makefile in the tree, its
-# header speaking of the in-tree build (and without the KUnit objects).
+# header speaking of the in-tree build, without the out-of-tree block (and
+# without the KUnit objects).
 intree_makefile() {
 	python3 - "$REPO/arch/x86/events/knc/Makefile" "${1:-}" \
 		>arch/x86/events/knc/Makefile <<'PY'
@@ -47,6 +48,8 @@ mk = open(sys.argv[1]).read()
 if sys.argv[2] == 'without-kunit':
     mk = re.sub(r'\n# KUnit .*?\nendif\n', '\n', mk, flags=re.S)
     assert '_test.o' not in mk and 'KUNIT' not in mk
+mk, n = re.subn(r'\n# Out of the tree only: .*\Z', '', mk, flags=re.S)
+assert n == 1 and 'knc_module' not in mk
 mk = re.sub(r'\A(# SPDX[^\n]*\n)#.*?\n(?=obj-|ifneq|# Out of)', r'''\1#
 # Knights Corner core PMU: knc_pmu (the core and the native backend, the
 # KNC MSRs) and knc_sim (a simulated KNC PMU for any x86 machine).
@@ -58,10 +61,12 @@ PY
 }
 
 # 1. The driver, in place of intel/knc.c: family 11 without arch perfmon
-# is knc's. The KUnit tests come in patch 3.
+# is knc's. Built in, it needs none of knc_module.c. The KUnit tests come
+# in patch 3.
 is_test() { case $1 in *_test.c | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
 mkdir -p arch/x86/events/knc
 for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
+	case $f in */knc_module.c) continue ;; esac
 	is_test "$f" || cp "$REPO/$f" arch/x86/events/knc/
 done
 intree_makefile without-kunit

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Knights Corner core PMU: the generic counter core of the "knc" PMU.
+ * Knights Corner core PMU: the counter core of the "knc" PMU.
  *
  * Two general counters per hardware thread, 40 bits wide, programmed
  * through P6-style event selects (Intel document 327357-001, section 1.4).
@@ -10,165 +10,23 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
-#include <linux/cpuhotplug.h>
-#include <linux/kprobes.h>
+#include <linux/cpu.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
-#include <linux/nospec.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
-#include <linux/sched/mm.h>
-#include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <asm/hardirq.h>
-#include <asm/ibt.h>
 #include <asm/nmi.h>
 #include <asm/perf_regs.h>
-#include <asm/tlbflush.h>
 
-#include "knc_hw.h"
-#include "knc_logic.h"
+#include "knc_pmu.h"
 
 #define CREATE_TRACE_POINTS
 #include "knc_trace.h"
 
-static bool sampling = true;
-module_param(sampling, bool, 0444);
-MODULE_PARM_DESC(sampling, "Offer sampling events (default 1); 0 makes the PMU count only, as when perf_event_overflow() cannot be found");
-
-typedef int (*knc_overflow_fn)(struct perf_event *event,
-			       struct perf_sample_data *data,
-			       struct pt_regs *regs);
 /* perf_event_overflow(), or NULL: the PMU then counts only. */
-static knc_overflow_fn knc_overflow;
-typedef void (*knc_took_fn)(u64 sample_len_ns);
+knc_overflow_fn knc_overflow;
 /* perf_sample_event_took(), or NULL: perf's throttle sees no PMI's time. */
-static knc_took_fn knc_took;
-
-/**
- * struct knc_cpu_hw - per-CPU driver state
- * @events: the event on each counter, or NULL
- * @running: the counters whose events are started
- * @spflt: the counters under PERF_SPFLT_CONTROL (started spflt events)
- * @spflt_task: the task whose USER_PREF this CPU's SPFLT_CONTROL holds,
- *	compared, never followed (with @spflt_task_start against reuse)
- * @spflt_task_start: @spflt_task's start_time
- */
-struct knc_cpu_hw {
-	struct perf_event *events[KNC_NUM_COUNTERS];
-	u8 running;
-	u8 spflt;
-	const struct task_struct *spflt_task;
-	u64 spflt_task_start;
-};
-
-/**
- * struct knc_pmu - the knc PMU of one backend
- * @pmu: what perf core knows
- * @ops: the backend
- * @cpu_hw: per-CPU state
- * @node: CPU hotplug instance
- * @generic_types: take PERF_TYPE_HARDWARE, _HW_CACHE and _RAW events: with
- *	no x86 core PMU (no "cpu" PMU, as under an emulator or a KNC kernel
- *	without arch/x86/events/intel/knc.c) perf offers them to every PMU
- * @user_rdpmc: offer RDPMC from user space (cap_user_rdpmc in the mmap
- *	page), as the x86 core does: the backend reads real counters, and
- *	the x86 core knows their width, since arch_perf_update_userpage()
- *	fills pmc_width from it (true on a KNC kernel with Linux's own driver,
- *	false without a core PMU)
- * @task_pinned: the owner is pinned for Linux 6.1 task contexts
- * @holders: the events that hold the registers (with ops->acquire)
- * @hold_lock: serializes taking and giving back the registers
- * @owned: the registers are the driver's: its PMI handler and CPU hotplug
- *	callbacks touch them only then
- */
-struct knc_pmu {
-	struct pmu pmu;
-	const struct knc_hw_ops *ops;
-	struct knc_cpu_hw __percpu *cpu_hw;
-	struct hlist_node node;
-	bool generic_types;
-	bool user_rdpmc;
-	atomic_t task_pinned;
-	atomic_t holders;
-	struct mutex hold_lock;
-	bool owned;
-};
-
-/*
- * The registered PMU. There is one PMI per CPU and one PMU named "knc", so
- * one backend at a time; the NMI handler, which gets no argument, finds
- * the PMU here.
- */
-static struct knc_pmu *knc_pmu_active;
-static DEFINE_MUTEX(knc_pmu_lock);
-static enum cpuhp_state knc_hp_state;
-
-static struct knc_pmu *to_knc_pmu(struct pmu *pmu)
-{
-	return container_of(pmu, struct knc_pmu, pmu);
-}
-
-/*
- * The counters an event may use, resolved once by event_init and kept in
- * config_base, which holds an MSR address on the x86 core and is free
- * here: add() then does no table search.
- */
-static u8 knc_event_cntmask(const struct perf_event *event)
-{
-	return event->hw.config_base;
-}
-
-/* config1:0, "spflt": the counter counts only while USER_PREF is set. */
-#define KNC_CONFIG1_SPFLT	BIT_ULL(0)
-
-static bool knc_event_spflt(const struct perf_event *event)
-{
-	return event->attr.config1 & KNC_CONFIG1_SPFLT;
-}
-
-/*
- * Put counter @idx under SPFLT control or take it out. USER_PREF belongs to
- * the program (the SPFLT instruction sets and clears it): keep it, and
- * return it. An spflt event keeps it in event_base (an MSR address on the
- * x86 core, free here), for knc_spflt_restore().
- */
-static u64 knc_spflt_control(const struct knc_hw_ops *ops,
-			     struct knc_cpu_hw *cpuc, int idx, bool on)
-{
-	u64 pref = ops->read_spflt() & KNC_SPFLT_USER_PREF;
-
-	if (on)
-		cpuc->spflt |= BIT(idx);
-	else
-		cpuc->spflt &= ~BIT(idx);
-	ops->write_spflt(pref | cpuc->spflt);
-	return pref;
-}
-
-/*
- * USER_PREF is a task's while it has per-task spflt events: it is saved
- * when the event stops (with the CPU, in last_cpu) and given back when the
- * event comes to a CPU, unless that CPU's SPFLT_CONTROL still holds it: the
- * event stopped there last and no other task's spflt event came since (an
- * event that leaves and returns while its task runs on, as multiplexing
- * does, keeps what the task did meanwhile). A task starts outside any
- * region.
- */
-static void knc_spflt_restore(const struct knc_hw_ops *ops,
-			      struct knc_cpu_hw *cpuc, struct perf_event *event)
-{
-	const struct task_struct *task = event->hw.target;
-
-	if (!task || (event->hw.last_cpu == smp_processor_id() &&
-		      cpuc->spflt_task == task &&
-		      cpuc->spflt_task_start == task->start_time))
-		return;
-	ops->write_spflt(event->hw.event_base | cpuc->spflt);
-	cpuc->spflt_task = task;
-	cpuc->spflt_task_start = task->start_time;
-}
+knc_took_fn knc_took;
 
 /*
  * A counter value as hw_perf_event::prev_count keeps it: sign-extended from
@@ -523,25 +381,7 @@ static int knc_generic_event(struct knc_pmu *kp, struct perf_event_attr *attr,
 	return idx < 0 ? idx : 0;
 }
 
-/*
- * Thread-count mode counts the other threads of the core: what x86 allows
- * for AnyThread, perf_allow_cpu(). A module cannot read
- * perf_event_paranoid (not exported), so there a per-task event needs
- * CAP_PERFMON or CAP_SYS_ADMIN; a CPU-wide one passes perf_allow_cpu() in
- * the core when its context is found, after event_init.
- */
-static int knc_any_allowed(struct perf_event *event)
-{
-#ifdef MODULE
-	if (!(event->attach_state & PERF_ATTACH_TASK) || perfmon_capable())
-		return 0;
-	return -EACCES;
-#else
-	return perf_allow_cpu(&event->attr);
-#endif
-}
-
-static void knc_cpu_take(void *info)
+void knc_cpu_take(void *info)
 {
 	struct knc_pmu *kp = info;
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
@@ -553,7 +393,7 @@ static void knc_cpu_take(void *info)
 	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
 }
 
-static void knc_cpu_give_back(void *info)
+void knc_cpu_give_back(void *info)
 {
 	struct knc_pmu *kp = info;
 
@@ -684,54 +524,6 @@ static int knc_pmu_event_init(struct perf_event *event)
 }
 
 /* The CR4.PCE a CPU running @mm needs: set while one of its events is mapped. */
-static void knc_update_pce(void *mm)
-{
-	if (current->active_mm != mm)
-		return;
-	if (atomic_read(&((struct mm_struct *)mm)->context.perf_rdpmc_allowed))
-		cr4_set_bits_irqsoff(X86_CR4_PCE);
-	else
-		cr4_clear_bits_irqsoff(X86_CR4_PCE);
-}
-
-/*
- * A task mmaps an event's page to read it with RDPMC: allow RDPMC in its
- * mm, whose context switches then keep CR4.PCE (the count is the x86
- * core's, shared with the cpu PMU's events). perf_mmap() wrote the page
- * before the event counted as mapped, with index 0: write it again.
- */
-static void knc_pmu_event_mapped(struct perf_event *event, struct mm_struct *mm)
-{
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
-		return;
-	if (atomic_inc_return(&mm->context.perf_rdpmc_allowed) == 1)
-		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
-	perf_event_update_userpage(event);
-}
-
-static void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *mm)
-{
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
-		return;
-	if (atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
-		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
-}
-
-/*
- * Return: RDPMC's ECX plus one for the mmap page, 0 when user space may not
- * read. Only an event mapped itself has RDPMC allowed in the mm that reads
- * its page: one whose output goes to another event's buffer
- * (PERF_EVENT_IOC_SET_OUTPUT) writes on that event's page, which a task may
- * have mapped with RDPMC still faulting.
- */
-static int knc_pmu_event_idx(struct perf_event *event)
-{
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT) ||
-	    !atomic_read(&event->mmap_count))
-		return 0;
-	return event->hw.idx + 1;
-}
-
 /*
  * The PMI, delivered as an NMI, in the order Intel document 327357-001
  * prescribes (section 1.4.3.9): stop the counters, read and clear the
@@ -744,7 +536,7 @@ static int knc_pmu_event_idx(struct perf_event *event)
  * to perf, which lowers perf_event_max_sample_rate when PMIs take more
  * than perf_cpu_time_max_percent of the CPU.
  */
-static int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
+int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
 	struct knc_pmu *kp = READ_ONCE(knc_pmu_active);
 	const struct knc_hw_ops *ops;
@@ -799,150 +591,19 @@ out:
 	return hweight_long(status);
 }
 
-/* With the CPU hotplug lock held, against knc_hold() and knc_event_destroy(). */
-static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
-{
-	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
-	unsigned long flags;
-
-	if (!READ_ONCE(kp->owned))
-		return 0;
-	local_irq_save(flags);
-	knc_cpu_take(kp);
-	local_irq_restore(flags);
-	return 0;
-}
-
-static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
-{
-	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
-	unsigned long flags;
-
-	if (!READ_ONCE(kp->owned))
-		return 0;
-	local_irq_save(flags);
-	knc_cpu_give_back(kp);
-	local_irq_restore(flags);
-	return 0;
-}
-
-PMU_FORMAT_ATTR(event, "config:0-7");
-PMU_FORMAT_ATTR(umask, "config:8-15");
-PMU_FORMAT_ATTR(edge, "config:18");
-PMU_FORMAT_ATTR(any, "config:21");
-PMU_FORMAT_ATTR(inv, "config:23");
-PMU_FORMAT_ATTR(cmask, "config:24-31");
-PMU_FORMAT_ATTR(spflt, "config1:0");
-
-static struct attribute *knc_format_attrs[] = {
-	&format_attr_event.attr,
-	&format_attr_umask.attr,
-	&format_attr_edge.attr,
-	&format_attr_any.attr,
-	&format_attr_inv.attr,
-	&format_attr_cmask.attr,
-	&format_attr_spflt.attr,
-	NULL,
-};
-
-static const struct attribute_group knc_format_group = {
-	.name = "format",
-	.attrs = knc_format_attrs,
-};
-
-/*
- * events/: one alias per table event and generic name, from the generated
- * table: "event=0xNN,umask=0xNN,period=N", the period being the event's
- * default sampling period (the JSON SampleAfterValue).
- */
-#define KNC_GENERIC(_hw_id, _target)
-#define KNC_HW_CACHE(_c, _o, _r, _target)
-#define KNC_HW_CACHE_INVALID(_c, _o, _r)
-
-enum knc_event_attr_idx {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p)	KNC_ATTR_##_name,
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) KNC_ATTR_##_id,
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-	KNC_NR_EVENT_ATTRS
-};
-
-#define KNC_EVENT_ATTR(_id, _name, _ev, _um, _p)			\
-	[KNC_ATTR_##_id] = {						\
-		.attr = { .attr = { .name = _name, .mode = 0444 },	\
-			  .show = perf_event_sysfs_show },		\
-		.event_str = "event=" #_ev ",umask=" #_um ",period=" #_p, \
-	}
-
-static struct perf_pmu_events_attr knc_event_attr[KNC_NR_EVENT_ATTRS] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p) \
-	KNC_EVENT_ATTR(_name, #_name, _ev, _um, _p),
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) \
-	KNC_EVENT_ATTR(_id, _name, _ev, _um, _p),
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-};
-
-#define KNC_EVENT_PTR(_id)	(&knc_event_attr[KNC_ATTR_##_id].attr.attr)
-
-static struct attribute *knc_event_attrs[] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p)	KNC_EVENT_PTR(_name),
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) KNC_EVENT_PTR(_id),
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-#undef KNC_GENERIC
-#undef KNC_HW_CACHE
-#undef KNC_HW_CACHE_INVALID
-	NULL,
-};
-
-static const struct attribute_group knc_events_group = {
-	.name = "events",
-	.attrs = knc_event_attrs,
-};
-
-static const struct attribute_group *knc_attr_groups[] = {
-	&knc_format_group,
-	&knc_events_group,
-	NULL,
-};
 
 /**
- * knc_pmu_register - register the knc PMU of a backend
- * @ops: the backend's register accesses; its owner owns the PMU
+ * knc_pmu_setup - fill in what perf core knows of a backend's PMU
+ * @kp: the PMU, its ops set
  *
- * Sets up every online CPU's PMU (cpu_online), hooks the PMI and registers
- * the PMU with perf as "knc". No cpumask attribute: perf would take the
- * PMU for an uncore one. The context is perf_hw_context, shared with the
- * x86 core PMU (KNC_PMU_CAPS).
- *
- * Context: process context; sleeps.
- * Return: the PMU, or an ERR_PTR(): -EBUSY while another backend's PMU is
- * registered.
+ * The context is perf_hw_context, shared with the x86 core PMU
+ * (KNC_PMU_CAPS). No cpumask attribute: perf would take the PMU for an
+ * uncore one.
  */
-struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
+void knc_pmu_setup(struct knc_pmu *kp)
 {
-	struct knc_pmu *kp;
-	int ret;
+	const struct knc_hw_ops *ops = kp->ops;
 
-	mutex_lock(&knc_pmu_lock);
-	if (knc_pmu_active) {
-		pr_err("%s PMU refused: the %s PMU is registered\n", ops->name,
-		       knc_pmu_active->ops->name);
-		ret = -EBUSY;
-		goto err_unlock;
-	}
-	ret = -ENOMEM;
-	kp = kzalloc(sizeof(*kp), GFP_KERNEL);
-	if (!kp)
-		goto err_unlock;
-	kp->cpu_hw = alloc_percpu(struct knc_cpu_hw);
-	if (!kp->cpu_hw)
-		goto err_free;
-	kp->ops = ops;
 	mutex_init(&kp->hold_lock);
 	kp->owned = !ops->acquire;
 	kp->pmu = (struct pmu) {
@@ -970,167 +631,4 @@ struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
 		kp->user_rdpmc = ops->user_rdpmc &&
 				 cap.bit_width_gp == KNC_CNTVAL_BITS;
 	}
-
-	WRITE_ONCE(knc_pmu_active, kp);
-	ret = register_nmi_handler(NMI_LOCAL, knc_pmi_handler, 0, "knc_pmi");
-	if (ret)
-		goto err_active;
-	ret = cpuhp_state_add_instance(knc_hp_state, &kp->node);
-	if (ret)
-		goto err_nmi;
-	ret = perf_pmu_register(&kp->pmu, "knc", -1);
-	if (ret)
-		goto err_cpuhp;
-	mutex_unlock(&knc_pmu_lock);
-
-	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s%s\n",
-		ops->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS, knc_num_events,
-		knc_overflow ? "sampling" : "counting only",
-		kp->generic_types ? ", generic events (no x86 core PMU)" : "",
-		kp->user_rdpmc ? ", rdpmc" : "");
-	return kp;
-
-err_cpuhp:
-	cpuhp_state_remove_instance(knc_hp_state, &kp->node);
-err_nmi:
-	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
-err_active:
-	WRITE_ONCE(knc_pmu_active, NULL);
-	free_percpu(kp->cpu_hw);
-err_free:
-	kfree(kp);
-err_unlock:
-	mutex_unlock(&knc_pmu_lock);
-	return ERR_PTR(ret);
-}
-EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_PMU);
-
-/**
- * knc_pmu_unregister - unregister a PMU knc_pmu_register() returned
- * @kp: the PMU
- *
- * Called by the owner of the backend as it unloads; perf holds a
- * reference on the owner while events exist, so none is left. Quiesces
- * every CPU's PMU (cpu_offline) where the driver still owns the registers
- * (a backend without ops->acquire), and unhooks the PMI.
- *
- * Context: process context; sleeps.
- */
-void knc_pmu_unregister(struct knc_pmu *kp)
-{
-	mutex_lock(&knc_pmu_lock);
-	perf_pmu_unregister(&kp->pmu);
-	cpuhp_state_remove_instance(knc_hp_state, &kp->node);
-	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
-	WRITE_ONCE(knc_pmu_active, NULL);
-	mutex_unlock(&knc_pmu_lock);
-	free_percpu(kp->cpu_hw);
-	kfree(kp);
-}
-EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
-
-/*
- * perf_event_overflow() hands a sample to perf core, but Linux 6.1 does not
- * export it (nor perf_event_output()) to modules, nor
- * perf_sample_event_took(), which feeds perf's throttle the PMI's time.
- * kallsyms_lookup_name() is not exported either, but a kprobe on it
- * reveals its address, and it finds both. The risk is that of any
- * unexported call: no ABI promise and no modversions check. The
- * static_asserts below tie the pointers' types to the prototypes in the
- * headers this module is built against. Kernels built for indirect branch
- * tracking (IBT), such as Debian's 6.12, seal the entry of functions
- * nothing calls indirectly; on a CPU that enforces IBT each function must
- * then start with ENDBR64, else it is not called (without
- * perf_event_overflow() the PMU counts only). (A kprobe's address is past
- * the ENDBR64, where one is.) Linux 6.12 exports neither.
- */
-static_assert(__same_type(&perf_event_overflow, knc_overflow_fn));
-static_assert(__same_type(&perf_sample_event_took, knc_took_fn));
-
-#if IS_BUILTIN(CONFIG_PERF_EVENTS_INTEL_KNC)
-/* Built into the kernel (the in-tree build): call them directly. */
-static void knc_find_perf_calls(void)
-{
-	knc_overflow = perf_event_overflow;
-	knc_took = perf_sample_event_took;
-}
-#else
-static bool knc_endbr64_at(unsigned long addr)
-{
-	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	u8 insn[sizeof(endbr64)];
-
-	return !copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)) &&
-	       !memcmp(insn, endbr64, sizeof(insn));
-}
-
-/* The function @name, if it may be called: 0 if not found or unsealed. */
-static unsigned long knc_find_call(unsigned long (*lookup)(const char *name),
-				   const char *name)
-{
-	unsigned long addr = lookup(name);
-
-	if (addr && cpu_feature_enabled(X86_FEATURE_IBT) &&
-	    !knc_endbr64_at(addr))
-		return 0;
-	return addr;
-}
-
-static void knc_find_perf_calls(void)
-{
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	unsigned long (*lookup)(const char *name);
-	unsigned long addr;
-
-	if (register_kprobe(&kp))
-		return;
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	if (cpu_feature_enabled(X86_FEATURE_IBT)) {
-		if (knc_endbr64_at(addr - ENDBR_INSN_SIZE))
-			addr -= ENDBR_INSN_SIZE;
-		else if (!knc_endbr64_at(addr))
-			return;
-	}
-	lookup = (void *)addr;
-	if (!lookup)
-		return;
-	knc_overflow = (knc_overflow_fn)knc_find_call(lookup,
-						      "perf_event_overflow");
-	knc_took = (knc_took_fn)knc_find_call(lookup, "perf_sample_event_took");
-}
-#endif
-
-/**
- * knc_core_init - set up what every backend's PMU shares
- *
- * Finds perf's overflow path and throttle (sampling) and the CPU hotplug
- * state.
- *
- * Return: 0 or a negative errno.
- */
-int knc_core_init(void)
-{
-	int ret;
-
-	if (sampling)
-		knc_find_perf_calls();
-	if (!knc_overflow)
-		pr_info("sampling unavailable (%s): counting only\n",
-			sampling ? "perf_event_overflow() not found" :
-			"sampling=0");
-	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/x86/knc:online",
-				      knc_cpu_online, knc_cpu_offline);
-	if (ret < 0)
-		return ret;
-	knc_hp_state = ret;
-	return 0;
-}
-
-/**
- * knc_core_exit - undo knc_core_init(), with no PMU registered
- */
-void knc_core_exit(void)
-{
-	cpuhp_remove_multi_state(knc_hp_state);
 }

@@ -2,8 +2,8 @@
 /*
  * Knights Corner core PMU: the hardware interface.
  *
- * The driver core (knc_core.c, in knc_pmu.ko) programs the PMU only through
- * these ops. A backend fills them and registers with knc_pmu_register():
+ * The driver (knc_pmu.ko) programs the PMU only through these ops. A
+ * backend fills them and registers with knc_pmu_register():
  * the native backend (knc_native.c, also in knc_pmu.ko) with the KNC MSRs,
  * the simulator (knc_sim.ko) with per-CPU registers in memory. One backend
  * at a time: the PMI is one per CPU, and perf knows one PMU named "knc".
@@ -80,9 +80,5 @@ struct knc_pmu;
 
 struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops);
 void knc_pmu_unregister(struct knc_pmu *kp);
-
-/* knc_core.c: set up and tear down what every backend shares. */
-int knc_core_init(void);
-void knc_core_exit(void);
 
 #endif /* _KNC_HW_H */

@@ -1,21 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Knights Corner core PMU: the native backend, the KNC MSRs themselves
- * (Intel document 327357-001, section 1.4), and the entry point of
- * knc_pmu.ko, the core plus this backend.
- *
- * On a KNC whose PMU works, loading registers the knc PMU on the MSRs. On
- * any other CPU, or where the counters do not keep their values (an
- * emulator showing a KNC CPUID), the module loads as the core alone, for
- * another backend to register with (knc_sim.ko).
+ * (Intel document 327357-001, section 1.4), in knc_pmu.ko with the core.
+ * knc_native_init() registers the knc PMU on them where they work.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
-#include <linux/kthread.h>
-#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/seq_file.h>
@@ -24,12 +17,10 @@
 #include <asm/apic.h>
 #include <asm/cpu_device_id.h>
 #include <asm/intel-family.h>
-#include <asm/mmu.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 
-#include "knc_hw.h"
-#include "knc_logic.h"
+#include "knc_pmu.h"
 
 /* Family 11 model 1, which has no architectural perfmon CPUID leaf. */
 static const struct x86_cpu_id knc_native_ids[] = {
@@ -148,51 +139,6 @@ static void knc_native_remove(void)
 	knc_native_dir = NULL;
 }
 
-static int knc_native_clear_dirty_fn(void *mm)
-{
-#ifdef KNC_LEAVE_MM_NO_CPU
-	leave_mm();
-#else
-	leave_mm(smp_processor_id());
-#endif
-	/* switch_mm_irqs_off() -> cr4_update_pce_mm() -> perf_clear_dirty_counters() */
-	kthread_use_mm(mm);
-	kthread_unuse_mm(mm);
-	return 0;
-}
-
-/*
- * Before a task that may use RDPMC runs, the x86 core zeroes each counter its
- * cpu PMU used since it last did so (perf_clear_dirty_counters(): a leak
- * through RDPMC), once per CPU. It does not know the counters have another
- * owner now: it would zero a live knc counter the first time a task mapping a
- * knc event (perf record) is switched to. The NMI watchdog, stopped so that
- * knc could take the counters, leaves such a counter on every CPU. Have the
- * core do it as knc takes them, before its first event counts: on each
- * online CPU switch a kernel thread from init_mm into the opening task's mm
- * with RDPMC allowed for a moment. The cpu PMU makes no new dirty counter
- * while knc holds them; a CPU that is offline now keeps what it had, and
- * is reset when it comes online.
- */
-static void knc_native_clear_x86_dirty(void)
-{
-	struct mm_struct *mm = current->mm;
-	unsigned int cpu;
-
-	if (!mm)
-		return;
-	mmap_write_lock(mm);
-	atomic_inc(&mm->context.perf_rdpmc_allowed);
-	mmap_write_unlock(mm);
-	cpus_read_lock();
-	for_each_online_cpu(cpu)
-		smp_call_on_cpu(cpu, knc_native_clear_dirty_fn, mm, false);
-	cpus_read_unlock();
-	mmap_write_lock(mm);
-	atomic_dec(&mm->context.perf_rdpmc_allowed);
-	mmap_write_unlock(mm);
-}
-
 /*
  * The x86 core PMU ("cpu", arch/x86/events/intel/knc.c) drives the same
  * MSRs. Both reserve them through the NMI watchdog's allocator while they
@@ -237,7 +183,7 @@ static int knc_native_acquire(void)
 		pr_warn_ratelimited("knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters (close them; 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0)\n");
 		return -EBUSY;
 	}
-	knc_native_clear_x86_dirty();
+	knc_clear_x86_dirty();
 	pr_info_ratelimited("knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY until the last knc event is closed\n");
 	return 0;
 }
@@ -376,14 +322,16 @@ static const struct knc_hw_ops knc_native_ops = {
 
 static struct knc_pmu *knc_native_pmu;
 
-static int __init knc_native_init(void)
+/**
+ * knc_native_init - register the knc PMU on the KNC MSRs, if they work
+ *
+ * Return: 0, also where there is no native PMU (the core then waits for
+ * another backend), or a negative errno.
+ */
+int __init knc_native_init(void)
 {
 	struct knc_pmu *kp;
-	int ret;
 
-	ret = knc_core_init();
-	if (ret)
-		return ret;
 	if (!x86_match_cpu(knc_native_ids)) {
 		pr_info("no Knights Corner PMU on this CPU (family %u model %u): no knc PMU until a backend registers; modprobe knc_sim for the simulated PMU\n",
 			boot_cpu_data.x86, boot_cpu_data.x86_model);
@@ -393,29 +341,17 @@ static int __init knc_native_init(void)
 		return 0;	/* -ENODEV: the core alone */
 	kp = knc_pmu_register(&knc_native_ops);
 	if (IS_ERR(kp)) {
-		ret = PTR_ERR(kp);
 		knc_native_remove();
-		goto err_core;
+		return PTR_ERR(kp);
 	}
 	knc_native_pmu = kp;
 	return 0;
-
-err_core:
-	knc_core_exit();
-	return ret;
 }
 
-static void __exit knc_native_exit(void)
+void knc_native_exit(void)
 {
 	if (knc_native_pmu) {
 		knc_pmu_unregister(knc_native_pmu);
 		knc_native_remove();
 	}
-	knc_core_exit();
 }
-
-module_init(knc_native_init);
-module_exit(knc_native_exit);
-
-MODULE_DESCRIPTION("Intel Xeon Phi (Knights Corner) core PMU for perf: the knc PMU on the KNC MSRs, and the core other backends (knc_sim) register with");
-MODULE_LICENSE("GPL");

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Knights Corner core PMU: registration, CPU hotplug, and the entry point
+ * of knc_pmu.ko, the counter core with the native backend.
+ *
+ * On a KNC whose PMU works, loading registers the knc PMU on the MSRs. On
+ * any other CPU, or where the counters do not keep their values (an
+ * emulator showing a KNC CPUID), the module loads as the core alone, for
+ * another backend to register with (knc_sim.ko).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuhotplug.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <asm/nmi.h>
+
+#include "knc_pmu.h"
+
+static bool sampling = true;
+module_param(sampling, bool, 0444);
+MODULE_PARM_DESC(sampling, "Offer sampling events (default 1); 0 makes the PMU count only, as when perf_event_overflow() cannot be found");
+
+/*
+ * The registered PMU. There is one PMI per CPU and one PMU named "knc", so
+ * one backend at a time; the NMI handler, which gets no argument, finds
+ * the PMU here.
+ */
+struct knc_pmu *knc_pmu_active;
+static DEFINE_MUTEX(knc_pmu_lock);
+static enum cpuhp_state knc_hp_state;
+
+/* With the CPU hotplug lock held, against knc_hold() and knc_event_destroy(). */
+static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
+	unsigned long flags;
+
+	if (!READ_ONCE(kp->owned))
+		return 0;
+	local_irq_save(flags);
+	knc_cpu_take(kp);
+	local_irq_restore(flags);
+	return 0;
+}
+
+static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
+	unsigned long flags;
+
+	if (!READ_ONCE(kp->owned))
+		return 0;
+	local_irq_save(flags);
+	knc_cpu_give_back(kp);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/**
+ * knc_pmu_register - register the knc PMU of a backend
+ * @ops: the backend's register accesses; its owner owns the PMU
+ *
+ * Hooks the PMI, adds the PMU to CPU hotplug, which sets up every online
+ * CPU's PMU (cpu_online) where the registers are the driver's from now on
+ * (a backend without ops->acquire), and registers the PMU with perf as
+ * "knc".
+ *
+ * Context: process context; sleeps.
+ * Return: the PMU, or an ERR_PTR(): -EBUSY while another backend's PMU is
+ * registered.
+ */
+struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
+{
+	struct knc_pmu *kp;
+	int ret;
+
+	mutex_lock(&knc_pmu_lock);
+	if (knc_pmu_active) {
+		pr_err("%s PMU refused: the %s PMU is registered\n", ops->name,
+		       knc_pmu_active->ops->name);
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	ret = -ENOMEM;
+	kp = kzalloc(sizeof(*kp), GFP_KERNEL);
+	if (!kp)
+		goto err_unlock;
+	kp->cpu_hw = alloc_percpu(struct knc_cpu_hw);
+	if (!kp->cpu_hw)
+		goto err_free;
+	kp->ops = ops;
+	knc_pmu_setup(kp);
+	WRITE_ONCE(knc_pmu_active, kp);
+	ret = register_nmi_handler(NMI_LOCAL, knc_pmi_handler, 0, "knc_pmi");
+	if (ret)
+		goto err_active;
+	ret = cpuhp_state_add_instance(knc_hp_state, &kp->node);
+	if (ret)
+		goto err_nmi;
+	ret = perf_pmu_register(&kp->pmu, "knc", -1);
+	if (ret)
+		goto err_cpuhp;
+	mutex_unlock(&knc_pmu_lock);
+
+	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s%s\n",
+		ops->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS, knc_num_events,
+		knc_overflow ? "sampling" : "counting only",
+		kp->generic_types ? ", generic events (no x86 core PMU)" : "",
+		kp->user_rdpmc ? ", rdpmc" : "");
+	return kp;
+
+err_cpuhp:
+	cpuhp_state_remove_instance(knc_hp_state, &kp->node);
+err_nmi:
+	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
+err_active:
+	WRITE_ONCE(knc_pmu_active, NULL);
+	free_percpu(kp->cpu_hw);
+err_free:
+	kfree(kp);
+err_unlock:
+	mutex_unlock(&knc_pmu_lock);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_PMU);
+
+/**
+ * knc_pmu_unregister - unregister a PMU knc_pmu_register() returned
+ * @kp: the PMU
+ *
+ * Called by the owner of the backend as it unloads; perf holds a
+ * reference on the owner while events exist, so none is left. Quiesces
+ * every CPU's PMU (cpu_offline) where the driver still owns the registers
+ * (a backend without ops->acquire), and unhooks the PMI.
+ *
+ * Context: process context; sleeps.
+ */
+void knc_pmu_unregister(struct knc_pmu *kp)
+{
+	mutex_lock(&knc_pmu_lock);
+	perf_pmu_unregister(&kp->pmu);
+	cpuhp_state_remove_instance(knc_hp_state, &kp->node);
+	unregister_nmi_handler(NMI_LOCAL, "knc_pmi");
+	WRITE_ONCE(knc_pmu_active, NULL);
+	mutex_unlock(&knc_pmu_lock);
+	free_percpu(kp->cpu_hw);
+	kfree(kp);
+}
+EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
+
+/**
+ * knc_core_init - set up what every backend's PMU shares
+ *
+ * Finds perf's overflow path and throttle (sampling) and the CPU hotplug
+ * state.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int __init knc_core_init(void)
+{
+	int ret;
+
+	if (sampling)
+		knc_find_perf_calls();
+	if (!knc_overflow)
+		pr_info("sampling unavailable (%s): counting only\n",
+			sampling ? "perf_event_overflow() not found" :
+			"sampling=0");
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/x86/knc:online",
+				      knc_cpu_online, knc_cpu_offline);
+	if (ret < 0)
+		return ret;
+	knc_hp_state = ret;
+	return 0;
+}
+
+/**
+ * knc_core_exit - undo knc_core_init(), with no PMU registered
+ */
+static void knc_core_exit(void)
+{
+	cpuhp_remove_multi_state(knc_hp_state);
+}
+
+static int __init knc_pmu_init(void)
+{
+	int ret;
+
+	ret = knc_core_init();
+	if (ret)
+		return ret;
+	ret = knc_native_init();
+	if (ret)
+		knc_core_exit();
+	return ret;
+}
+
+static void __exit knc_pmu_exit(void)
+{
+	knc_native_exit();
+	knc_core_exit();
+}
+
+module_init(knc_pmu_init);
+module_exit(knc_pmu_exit);
+
+MODULE_DESCRIPTION("Intel Xeon Phi (Knights Corner) core PMU for perf: the knc PMU on the KNC MSRs, and the core other backends (knc_sim) register with");
+MODULE_LICENSE("GPL");

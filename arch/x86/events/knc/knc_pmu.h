@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Knights Corner core PMU: what the files of knc_pmu.ko share.
+ *
+ *   knc_core.c    the counter core: event_init, add/del/start/stop/read,
+ *                 holding the registers, the PMI
+ *   knc_spflt.c   SPFLT regions (config1:0, "spflt")
+ *   knc_rdpmc.c   the user page and RDPMC
+ *   knc_sysfs.c   format/ and events/
+ *   knc_main.c    registration, CPU hotplug, the module's entry point
+ *   knc_native.c  the native backend, the KNC MSRs
+ *   knc_module.c  what only the out-of-tree module needs (see its head)
+ *
+ * Backends see only knc_hw.h.
+ */
+#ifndef _KNC_PMU_H
+#define _KNC_PMU_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+
+#include "knc_hw.h"
+#include "knc_logic.h"
+
+/**
+ * struct knc_cpu_hw - per-CPU driver state
+ * @events: the event on each counter, or NULL
+ * @running: the counters whose events are started
+ * @spflt: the counters under PERF_SPFLT_CONTROL (started spflt events)
+ * @spflt_task: the task whose USER_PREF this CPU's SPFLT_CONTROL holds,
+ *	compared, never followed (with @spflt_task_start against reuse)
+ * @spflt_task_start: @spflt_task's start_time
+ */
+struct knc_cpu_hw {
+	struct perf_event *events[KNC_NUM_COUNTERS];
+	u8 running;
+	u8 spflt;
+	const struct task_struct *spflt_task;
+	u64 spflt_task_start;
+};
+
+/**
+ * struct knc_pmu - the knc PMU of one backend
+ * @pmu: what perf core knows
+ * @ops: the backend
+ * @cpu_hw: per-CPU state
+ * @node: CPU hotplug instance
+ * @generic_types: take PERF_TYPE_HARDWARE, _HW_CACHE and _RAW events: with
+ *	no x86 core PMU (no "cpu" PMU, as under an emulator or a KNC kernel
+ *	without arch/x86/events/intel/knc.c) perf offers them to every PMU
+ * @user_rdpmc: offer RDPMC from user space (cap_user_rdpmc in the mmap
+ *	page), as the x86 core does: the backend reads real counters, and
+ *	the x86 core knows their width, since arch_perf_update_userpage()
+ *	fills pmc_width from it (true on a KNC kernel with Linux's own driver,
+ *	false without a core PMU)
+ * @task_pinned: the owner is pinned for Linux 6.1 task contexts
+ * @holders: the events that hold the registers (with ops->acquire)
+ * @hold_lock: serializes taking and giving back the registers
+ * @owned: the registers are the driver's: its PMI handler and CPU hotplug
+ *	callbacks touch them only then
+ */
+struct knc_pmu {
+	struct pmu pmu;
+	const struct knc_hw_ops *ops;
+	struct knc_cpu_hw __percpu *cpu_hw;
+	struct hlist_node node;
+	bool generic_types;
+	bool user_rdpmc;
+	atomic_t task_pinned;
+	atomic_t holders;
+	struct mutex hold_lock;
+	bool owned;
+};
+
+static inline struct knc_pmu *to_knc_pmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct knc_pmu, pmu);
+}
+
+/*
+ * The counters an event may use, resolved once by event_init and kept in
+ * config_base, which holds an MSR address on the x86 core and is free
+ * here: add() then does no table search.
+ */
+static inline u8 knc_event_cntmask(const struct perf_event *event)
+{
+	return event->hw.config_base;
+}
+
+/* config1:0, "spflt": the counter counts only while USER_PREF is set. */
+#define KNC_CONFIG1_SPFLT	BIT_ULL(0)
+
+static inline bool knc_event_spflt(const struct perf_event *event)
+{
+	return event->attr.config1 & KNC_CONFIG1_SPFLT;
+}
+
+typedef int (*knc_overflow_fn)(struct perf_event *event,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs);
+typedef void (*knc_took_fn)(u64 sample_len_ns);
+
+/* knc_core.c */
+extern knc_overflow_fn knc_overflow;
+extern knc_took_fn knc_took;
+void knc_pmu_setup(struct knc_pmu *kp);
+int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs);
+void knc_cpu_take(void *info);
+void knc_cpu_give_back(void *info);
+
+/* knc_main.c */
+extern struct knc_pmu *knc_pmu_active;
+
+/* knc_spflt.c */
+u64 knc_spflt_control(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
+		      int idx, bool on);
+void knc_spflt_restore(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
+		       struct perf_event *event);
+
+/* knc_rdpmc.c */
+void knc_pmu_event_mapped(struct perf_event *event, struct mm_struct *mm);
+void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *mm);
+int knc_pmu_event_idx(struct perf_event *event);
+
+/* knc_sysfs.c */
+extern const struct attribute_group *knc_attr_groups[];
+
+/* knc_native.c */
+int knc_native_init(void);
+void knc_native_exit(void);
+
+/*
+ * knc_module.c, out of the tree only. Built in, the driver calls perf core
+ * directly, reads perf_event_paranoid, and is the only user of the KNC
+ * counters (it replaces arch/x86/events/intel/knc.c).
+ */
+#if IS_BUILTIN(CONFIG_PERF_EVENTS_INTEL_KNC)
+static inline void knc_find_perf_calls(void)
+{
+	knc_overflow = perf_event_overflow;
+	knc_took = perf_sample_event_took;
+}
+
+static inline int knc_any_allowed(struct perf_event *event)
+{
+	return perf_allow_cpu(&event->attr);
+}
+
+static inline void knc_clear_x86_dirty(void)
+{
+}
+#else
+void knc_find_perf_calls(void);
+int knc_any_allowed(struct perf_event *event);
+void knc_clear_x86_dirty(void);
+#endif
+
+#endif /* _KNC_PMU_H */
