@@ -238,7 +238,8 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	/*
 	 * The lowest free counter the event may use moves nothing, as
 	 * knc_assign() would choose; it is the common case of every context
-	 * switch, and the search costs more than the rest of add().
+	 * switch, and gathering the events for knc_assign() costs more than
+	 * the rest of add().
 	 */
 	idx = free ? __ffs(free) : knc_add_reassign(cpuc, event);
 	if (idx < 0)

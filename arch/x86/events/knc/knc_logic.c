@@ -208,36 +208,7 @@ u64 knc_evtsel(u64 config, bool usr, bool os)
 	return val;
 }
 
-struct knc_assign_state {
-	const u8 *cntmask;
-	const int *hint;
-	int n;
-	int cur[KNC_NUM_COUNTERS];
-	int best[KNC_NUM_COUNTERS];
-	int best_kept;
-};
-
-/* Try every counter for event i; at a leaf, keep the assignment if it moves fewer events. */
-static void knc_assign_search(struct knc_assign_state *st, int i,
-			      unsigned int used, int kept)
-{
-	int c;
-
-	if (i == st->n) {
-		if (kept > st->best_kept) {
-			st->best_kept = kept;
-			memcpy(st->best, st->cur, sizeof(st->best));
-		}
-		return;
-	}
-	for (c = 0; c < KNC_NUM_COUNTERS; c++) {
-		if (!(st->cntmask[i] & BIT(c)) || (used & BIT(c)))
-			continue;
-		st->cur[i] = c;
-		knc_assign_search(st, i + 1, used | BIT(c),
-				  kept + (st->hint && st->hint[i] == c));
-	}
-}
+static_assert(KNC_NUM_COUNTERS == 2);
 
 /**
  * knc_assign - assign counters to a set of events
@@ -248,21 +219,38 @@ static void knc_assign_search(struct knc_assign_state *st, int i,
  *
  * Of the valid assignments, one that moves the fewest events off their
  * hinted counter is chosen, so that adding an event disturbs running ones
- * only when a constraint forces it.
+ * only when a constraint forces it; of equals, the one that gives the
+ * first event the lower counter. Two counters leave two events two
+ * assignments to weigh, (0, 1) and (1, 0), and one event its two counters.
  *
  * Return: 0, or -ENOSPC when the events cannot be counted together.
  */
 int knc_assign(const u8 *cntmask, const int *hint, int n, int *assign)
 {
-	struct knc_assign_state st = {
-		.cntmask = cntmask, .hint = hint, .n = n, .best_kept = -1,
-	};
+	bool ok01, ok10;
+	int kept01, kept10;
 
-	if (n < 0 || n > KNC_NUM_COUNTERS)
+	switch (n) {
+	case 0:
+		return 0;
+	case 1:
+		if (!(cntmask[0] & KNC_COUNTERS_MASK))
+			return -ENOSPC;
+		/* Counter 1 if it is the hint, or the only one allowed. */
+		assign[0] = (hint && hint[0] == 1 && (cntmask[0] & BIT(1))) ||
+			    !(cntmask[0] & BIT(0));
+		return 0;
+	case 2:
+		ok01 = (cntmask[0] & BIT(0)) && (cntmask[1] & BIT(1));
+		ok10 = (cntmask[0] & BIT(1)) && (cntmask[1] & BIT(0));
+		if (!ok01 && !ok10)
+			return -ENOSPC;
+		kept01 = hint ? (hint[0] == 0) + (hint[1] == 1) : 0;
+		kept10 = hint ? (hint[0] == 1) + (hint[1] == 0) : 0;
+		assign[0] = ok10 && (!ok01 || kept10 > kept01);
+		assign[1] = !assign[0];
+		return 0;
+	default:
 		return -ENOSPC;
-	knc_assign_search(&st, 0, 0, 0);
-	if (st.best_kept < 0)
-		return -ENOSPC;
-	memcpy(assign, st.best, n * sizeof(*assign));
-	return 0;
+	}
 }

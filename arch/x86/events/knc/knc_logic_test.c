@@ -851,6 +851,103 @@ static void test_assign_bounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, knc_assign(mask, NULL, -1, a), -ENOSPC);
 }
 
+/*
+ * The backtracking search knc_assign() replaced, kept as its reference:
+ * every counter for each event in turn, the first assignment that keeps
+ * the most hints.
+ */
+struct ref_assign_state {
+	const u8 *cntmask;
+	const int *hint;
+	int n;
+	int cur[2];
+	int best[2];
+	int best_kept;
+};
+
+static void ref_assign_search(struct ref_assign_state *st, int i,
+			      unsigned int used, int kept)
+{
+	int c;
+
+	if (i == st->n) {
+		if (kept > st->best_kept) {
+			st->best_kept = kept;
+			memcpy(st->best, st->cur, sizeof(st->best));
+		}
+		return;
+	}
+	for (c = 0; c < 2; c++) {
+		if (!(st->cntmask[i] & (1u << c)) || (used & (1u << c)))
+			continue;
+		st->cur[i] = c;
+		ref_assign_search(st, i + 1, used | (1u << c),
+				  kept + (st->hint && st->hint[i] == c));
+	}
+}
+
+static int ref_assign(const u8 *cntmask, const int *hint, int n, int *assign)
+{
+	struct ref_assign_state st = {
+		.cntmask = cntmask, .hint = hint, .n = n, .best_kept = -1,
+	};
+
+	if (n < 0 || n > 2)
+		return -ENOSPC;
+	ref_assign_search(&st, 0, 0, 0);
+	if (st.best_kept < 0)
+		return -ENOSPC;
+	memcpy(assign, st.best, n * sizeof(*assign));
+	return 0;
+}
+
+/*
+ * knc_assign() places every combination as the search did: n from -1 to 3,
+ * each of the first two events' masks any of bits 0-2 (bit 2, no counter,
+ * must not matter), each hint -1, 0, 1 or 2, or no hints at all.
+ */
+static void test_assign_matches_search(struct kunit *test)
+{
+	static const int hints[] = { -1, 0, 1, 2 };
+	int n, code, limit, i, compared = 0;
+
+	for (n = -1; n <= 3; n++) {
+		/* a third event's mask and hint cannot matter: -ENOSPC */
+		int k = n < 0 ? 0 : n > 2 ? 2 : n;
+
+		/* per event: 8 masks, 5 hint choices (4 values, or none) */
+		limit = 1;
+		for (i = 0; i < k; i++)
+			limit *= 8 * 4;
+		for (code = 0; code < limit * 2; code++) {
+			u8 mask[3] = { 0 };
+			int hint[3] = { -1, -1, -1 }, c = code / 2;
+			int got[3] = { -7, -7, -7 }, want[3] = { -7, -7, -7 };
+			const int *h = code % 2 ? hint : NULL;
+			int ret, ref;
+
+			for (i = 0; i < k; i++, c /= 32) {
+				mask[i] = c % 8;
+				hint[i] = hints[c / 8 % 4];
+			}
+			ret = knc_assign(mask, h, n, got);
+			ref = ref_assign(mask, h, n, want);
+			KUNIT_EXPECT_EQ_MSG(test, ret, ref,
+					    "n %d masks %#x %#x hints %d %d%s", n,
+					    mask[0], mask[1], hint[0], hint[1],
+					    h ? "" : " (none)");
+			for (i = 0; i < 3; i++)
+				KUNIT_EXPECT_EQ_MSG(test, got[i], want[i],
+						    "n %d masks %#x %#x hints %d %d%s: event %d",
+						    n, mask[0], mask[1], hint[0],
+						    hint[1], h ? "" : " (none)", i);
+			compared++;
+		}
+	}
+	/* n -1 and 0: 2 each; 1: 64; 2 and 3: 2048 each */
+	KUNIT_EXPECT_EQ(test, compared, 2 + 2 + 64 + 2048 + 2048);
+}
+
 static void test_assign_table_pairs(struct kunit *test)
 {
 	unsigned int i, j;
@@ -1020,6 +1117,7 @@ static struct kunit_case knc_logic_cases[] = {
 	KUNIT_CASE(test_assign_evicts_via_hint),
 	KUNIT_CASE(test_assign_keeps_hints),
 	KUNIT_CASE(test_assign_bounds),
+	KUNIT_CASE(test_assign_matches_search),
 	KUNIT_CASE(test_assign_table_pairs),
 	KUNIT_CASE(test_delta_plain),
 	KUNIT_CASE(test_delta_wrap),

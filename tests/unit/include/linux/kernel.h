@@ -9,6 +9,9 @@
 
 #define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
 
+/* <linux/build_bug.h>'s, whose message is optional. */
+#define static_assert(expr, ...)	_Static_assert(expr, #expr)
+
 /* From <linux/compiler_attributes.h>, which the kernel always includes. */
 #ifndef __printf
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
