@@ -43,13 +43,15 @@ def check_outputs():
     table = gen.render_table(catalog)
     if table != gen.render_table(catalog):
         problems.append("--table output is not deterministic")
-    table_lines = table.splitlines()
-    n_events = sum(line.startswith("KNC_EVENT(") for line in table_lines)
-    n_aliases = sum(line.startswith("KNC_ALIAS(") for line in table_lines)
+    def entries(array):
+        m = re.search(r"^const struct knc_event_desc " + array +
+                      r"\[\] = \{\n(.*?)^\};", table, re.S | re.M)
+        return len(m.group(1).splitlines()) if m else 0
+    n_events, n_aliases = entries("knc_events"), entries("knc_aliases")
     if (n_events, n_aliases) != (len(catalog.table), len(catalog.aliases)):
-        problems.append(f"--table has {n_events} KNC_EVENT and {n_aliases} "
-                        f"KNC_ALIAS lines, expected {len(catalog.table)} and "
-                        f"{len(catalog.aliases)}")
+        problems.append(f"--table has {n_events} knc_events[] and "
+                        f"{n_aliases} knc_aliases[] entries, expected "
+                        f"{len(catalog.table)} and {len(catalog.aliases)}")
     if not table.startswith("/* SPDX-License-Identifier: GPL-2.0 */\n"):
         problems.append("--table output lacks the SPDX line")
     lines = gen.render_sysfs(catalog).splitlines()

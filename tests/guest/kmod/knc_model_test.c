@@ -44,18 +44,7 @@
 #include "knc_model_test.h"
 
 /* the events, from the table generated from the JSON */
-static const struct {
-	const char *name;
-	u64 evtsel;
-} knc_model_test_events[] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p) \
-	{ .name = #_name, .evtsel = (_ev) | (_um) << 8 },
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
-#define KNC_GENERIC(_hw_id, _target)
-#define KNC_HW_CACHE(_c, _o, _r, _target)
-#define KNC_HW_CACHE_INVALID(_c, _o, _r)
 #include "knc_events.tbl"
-};
 
 #define ROUNDS	50
 
@@ -926,9 +915,10 @@ static int __init knc_model_test_init(void)
 {
 	int err, i;
 
-	for (i = 0; i < ARRAY_SIZE(knc_model_test_events); i++)
-		if (!strcmp(knc_model_test_events[i].name, "instructions_executed"))
-			insn_evtsel = knc_model_test_events[i].evtsel;
+	for (i = 0; i < knc_num_events; i++)
+		if (!strcmp(knc_events[i].name, "instructions_executed"))
+			insn_evtsel = knc_events[i].event |
+				      knc_events[i].umask << 8;
 	if (WARN_ON(!insn_evtsel))
 		return -EINVAL;
 	/* the model's: a card's PMI has skid */

@@ -12,52 +12,7 @@
 
 #include "knc_logic.h"
 
-const struct knc_event_desc knc_events[] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p) \
-	{ .name = #_name, .event = _ev, .umask = _um, .cntmask = _cm, .period = _p },
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
-#define KNC_GENERIC(_hw_id, _target)
-#define KNC_HW_CACHE(_c, _o, _r, _target)
-#define KNC_HW_CACHE_INVALID(_c, _o, _r)
 #include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-};
-EXPORT_SYMBOL_NS_GPL(knc_events, KNC_PMU);	/* the simulator's injection */
-const unsigned int knc_num_events = ARRAY_SIZE(knc_events);
-
-const struct knc_event_desc knc_aliases[] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p)
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) \
-	{ .name = _name, .event = _ev, .umask = _um, .cntmask = _cm, .period = _p },
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-};
-const unsigned int knc_num_aliases = ARRAY_SIZE(knc_aliases);
-
-/* knc_events[] indices by name, for the hw-cache map */
-enum {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p) KNC_EVIDX_##_name,
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-};
-
-/* PERF_TYPE_HARDWARE ids: knc_events[] index + 1; 0: KNC has no such event */
-static const u8 knc_generic_map[KNC_GENERIC_IDS] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p)
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
-#undef KNC_GENERIC
-#define KNC_GENERIC(_hw_id, _target) \
-	[_hw_id] = KNC_EVIDX_##_target + 1,
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-#undef KNC_GENERIC
-#define KNC_GENERIC(_hw_id, _target)
-};
 
 /**
  * knc_generic_lookup - the table event a PERF_TYPE_HARDWARE id selects
@@ -76,23 +31,6 @@ int knc_generic_lookup(u64 id)
 	id = array_index_nospec(id, KNC_GENERIC_IDS);
 	return knc_generic_map[id] ? knc_generic_map[id] - 1 : -EINVAL;
 }
-
-/* knc_events[] index + 1; 0: KNC cannot count it; -1: makes no sense */
-static const s8 knc_hw_cache_map[KNC_HW_CACHE_IDS][KNC_HW_CACHE_OPS][KNC_HW_CACHE_RESULTS] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p)
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p)
-#undef KNC_HW_CACHE
-#undef KNC_HW_CACHE_INVALID
-#define KNC_HW_CACHE(_c, _o, _r, _target) \
-	[_c][_o][_r] = KNC_EVIDX_##_target + 1,
-#define KNC_HW_CACHE_INVALID(_c, _o, _r) \
-	[_c][_o][_r] = -1,
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-#undef KNC_HW_CACHE
-#undef KNC_HW_CACHE_INVALID
-};
 
 /**
  * knc_hw_cache_lookup - the table event a PERF_TYPE_HW_CACHE config selects
@@ -138,7 +76,6 @@ int knc_event_lookup(u8 event, u8 umask)
 			return i;
 	return -ENOENT;
 }
-EXPORT_SYMBOL_NS_GPL(knc_event_lookup, KNC_PMU);
 
 /**
  * knc_event_lookup_name - find a table event or generic alias by name
@@ -160,7 +97,40 @@ int knc_event_lookup_name(const char *name)
 						knc_aliases[i].umask);
 	return -ENOENT;
 }
-EXPORT_SYMBOL_NS_GPL(knc_event_lookup_name, KNC_PMU);
+
+/*
+ * The simulator's lookups, exported: it injects events by name and counts
+ * a burst only on the counters its event may use.
+ */
+
+/**
+ * knc_event_by_code - a table event, by its encoding
+ * @event: event select code
+ * @umask: unit mask
+ *
+ * Return: the table entry, or NULL for an undefined pair.
+ */
+const struct knc_event_desc *knc_event_by_code(u8 event, u8 umask)
+{
+	int idx = knc_event_lookup(event, umask);
+
+	return idx < 0 ? NULL : &knc_events[idx];
+}
+EXPORT_SYMBOL_NS_GPL(knc_event_by_code, KNC_PMU);
+
+/**
+ * knc_event_by_name - a table event or generic alias, by name
+ * @name: sysfs alias name, e.g. "l2_read_miss" or "cycles"
+ *
+ * Return: the table entry of the event the name selects, or NULL.
+ */
+const struct knc_event_desc *knc_event_by_name(const char *name)
+{
+	int idx = knc_event_lookup_name(name);
+
+	return idx < 0 ? NULL : &knc_events[idx];
+}
+EXPORT_SYMBOL_NS_GPL(knc_event_by_name, KNC_PMU);
 
 /**
  * knc_config_check - validate a perf_event_attr::config for the knc PMU

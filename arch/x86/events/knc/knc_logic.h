@@ -75,11 +75,6 @@ struct knc_event_desc {
 	u32 period;
 };
 
-extern const struct knc_event_desc knc_events[];
-extern const unsigned int knc_num_events;
-extern const struct knc_event_desc knc_aliases[];
-extern const unsigned int knc_num_aliases;
-
 /* PERF_TYPE_HARDWARE ids (PERF_COUNT_HW_MAX) */
 #define KNC_GENERIC_IDS		10
 
@@ -88,10 +83,27 @@ extern const unsigned int knc_num_aliases;
 #define KNC_HW_CACHE_OPS	3
 #define KNC_HW_CACHE_RESULTS	2
 
+/*
+ * knc_events.tbl, generated from the JSON by tools/knc/gen-events.py (make
+ * gen), defines these; knc_logic.c includes it.
+ */
+extern const struct knc_event_desc knc_events[];
+extern const unsigned int knc_num_events;
+/* perf's generic names (cycles, ...): sysfs aliases of table events */
+extern const struct knc_event_desc knc_aliases[];
+extern const unsigned int knc_num_aliases;
+/* a PERF_TYPE_HARDWARE id's knc_events[] index + 1; 0: none */
+extern const u8 knc_generic_map[KNC_GENERIC_IDS];
+/* a PERF_TYPE_HW_CACHE config's index + 1; 0: none; -1: makes no sense */
+extern const s8 knc_hw_cache_map[KNC_HW_CACHE_IDS][KNC_HW_CACHE_OPS]
+				[KNC_HW_CACHE_RESULTS];
+
 int knc_event_lookup(u8 event, u8 umask);
 int knc_generic_lookup(u64 id);
 int knc_hw_cache_lookup(u64 config);
 int knc_event_lookup_name(const char *name);
+const struct knc_event_desc *knc_event_by_code(u8 event, u8 umask);
+const struct knc_event_desc *knc_event_by_name(const char *name);
 int knc_config_check(u64 config);
 u64 knc_evtsel(u64 config, bool usr, bool os);
 int knc_assign(const u8 *cntmask, const int *hint, int n, int *assign);

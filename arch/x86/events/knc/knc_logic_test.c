@@ -334,11 +334,13 @@ static void test_lookup_known(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, idx >= 0);
 	if (idx >= 0)
 		KUNIT_EXPECT_STREQ(test, knc_events[idx].name, "cpu_clk_unhalted");
+	KUNIT_EXPECT_TRUE(test, knc_event_by_code(0x2a, 0x00) == &knc_events[idx]);
 }
 
 static void test_lookup_undefined(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, knc_event_lookup(0x05, 0x00), -ENOENT);	/* gap in P54C */
+	KUNIT_EXPECT_TRUE(test, !knc_event_by_code(0x05, 0x00));
 	KUNIT_EXPECT_EQ(test, knc_event_lookup(0x3c, 0x00), -ENOENT);
 	KUNIT_EXPECT_EQ(test, knc_event_lookup(0xcb, 0x00), -ENOENT);	/* wrong umask */
 	KUNIT_EXPECT_EQ(test, knc_event_lookup(0x00, 0x10), -ENOENT);
@@ -453,6 +455,8 @@ static void test_lookup_name_events(struct kunit *test)
 		if (!(idx >= 0 && (unsigned int)idx < knc_num_events))
 			continue;
 		KUNIT_EXPECT_STREQ_MSG(test, knc_events[idx].name, spec_events[s].name, "%s", ctx);
+		KUNIT_EXPECT_TRUE_MSG(test, knc_event_by_name(spec_events[s].name) ==
+				      &knc_events[idx], "%s", ctx);
 		KUNIT_EXPECT_EQ_MSG(test, knc_events[idx].event, spec_events[s].event, "%s", ctx);
 		KUNIT_EXPECT_EQ_MSG(test, knc_events[idx].umask, spec_events[s].umask, "%s", ctx);
 	}
@@ -473,6 +477,8 @@ static void test_lookup_name_aliases(struct kunit *test)
 			continue;
 		KUNIT_EXPECT_STREQ_MSG(test, knc_events[idx].name, spec_aliases[i].target,
 				       "%s", ctx);
+		KUNIT_EXPECT_TRUE_MSG(test, knc_event_by_name(spec_aliases[i].alias) ==
+				      &knc_events[idx], "%s", ctx);
 		KUNIT_EXPECT_EQ_MSG(test, knc_events[idx].event, spec_aliases[i].event, "%s", ctx);
 		KUNIT_EXPECT_EQ_MSG(test, knc_events[idx].umask, spec_aliases[i].umask, "%s", ctx);
 	}
@@ -518,6 +524,7 @@ static void test_lookup_name_unknown(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(ctx, sizeof(ctx), "\"%s\"", bad[i]);
 		KUNIT_EXPECT_EQ_MSG(test, knc_event_lookup_name(bad[i]), -ENOENT, "%s", ctx);
+		KUNIT_EXPECT_TRUE_MSG(test, !knc_event_by_name(bad[i]), "%s", ctx);
 	}
 }
 

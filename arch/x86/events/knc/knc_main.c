@@ -154,8 +154,8 @@ EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
 /**
  * knc_core_init - set up what every backend's PMU shares
  *
- * Finds perf's overflow path and throttle (sampling) and the CPU hotplug
- * state.
+ * Finds perf's overflow path and throttle (sampling), builds the sysfs
+ * event aliases and sets up the CPU hotplug state.
  *
  * Return: 0 or a negative errno.
  */
@@ -169,10 +169,15 @@ static int __init knc_core_init(void)
 		pr_info("sampling unavailable (%s): counting only\n",
 			sampling ? "perf_event_overflow() not found" :
 			"sampling=0");
+	ret = knc_sysfs_init();
+	if (ret)
+		return ret;
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/x86/knc:online",
 				      knc_cpu_online, knc_cpu_offline);
-	if (ret < 0)
+	if (ret < 0) {
+		knc_sysfs_exit();
 		return ret;
+	}
 	knc_hp_state = ret;
 	return 0;
 }
@@ -183,6 +188,7 @@ static int __init knc_core_init(void)
 static void knc_core_exit(void)
 {
 	cpuhp_remove_multi_state(knc_hp_state);
+	knc_sysfs_exit();
 }
 
 static int __init knc_pmu_init(void)

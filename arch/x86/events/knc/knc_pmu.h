@@ -126,6 +126,8 @@ int knc_pmu_event_idx(struct perf_event *event);
 
 /* knc_sysfs.c */
 extern const struct attribute_group *knc_attr_groups[];
+int knc_sysfs_init(void);
+void knc_sysfs_exit(void);
 
 /* knc_native.c */
 int knc_native_init(void);

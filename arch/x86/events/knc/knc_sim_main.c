@@ -620,8 +620,8 @@ static struct pt_regs *knc_sim_sample_regs(struct pt_regs *pmi_regs)
  */
 static int knc_sim_parse_event(char *tok, struct knc_sim_burst *b)
 {
+	const struct knc_event_desc *desc;
 	unsigned int ev, um;
-	int idx;
 
 	if (sscanf(tok, "event=%i,umask=%i", &ev, &um) == 2) {
 		if (ev > 0xff || um > 0xff)
@@ -630,11 +630,11 @@ static int knc_sim_parse_event(char *tok, struct knc_sim_burst *b)
 		b->umask = um;
 		return 0;
 	}
-	idx = knc_event_lookup_name(tok);
-	if (idx < 0)
+	desc = knc_event_by_name(tok);
+	if (!desc)
 		return -EINVAL;
-	b->event = knc_events[idx].event;
-	b->umask = knc_events[idx].umask;
+	b->event = desc->event;
+	b->umask = desc->umask;
 	return 0;
 }
 

@@ -109,8 +109,8 @@ void knc_sim_unmask_pmi(struct knc_sim_regs *r)
 static bool knc_sim_counts(const struct knc_sim_regs *r, unsigned int idx,
 			   const struct knc_sim_burst *b)
 {
+	const struct knc_event_desc *desc;
 	u64 sel = r->evtsel[idx];
-	int ev;
 
 	if (!(sel & KNC_EVTSEL_EN) || !(r->global_ctrl & BIT_ULL(idx)))
 		return false;
@@ -118,8 +118,8 @@ static bool knc_sim_counts(const struct knc_sim_regs *r, unsigned int idx,
 	    ((sel & KNC_EVTSEL_UMASK) >> 8) != b->umask)
 		return false;
 	/* tables 1-5, 1-6: undefined, or not on this counter (L2: 0 only) */
-	ev = knc_event_lookup(b->event, b->umask);
-	if (ev < 0 || !(knc_events[ev].cntmask & BIT(idx)))
+	desc = knc_event_by_code(b->event, b->umask);
+	if (!desc || !(desc->cntmask & BIT(idx)))
 		return false;
 	if (!(sel & (b->user ? KNC_EVTSEL_USR : KNC_EVTSEL_OS)))
 		return false;

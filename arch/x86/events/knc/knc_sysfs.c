@@ -3,9 +3,10 @@
  * Knights Corner core PMU: sysfs, /sys/bus/event_source/devices/knc/.
  * format/ names the EvtSel fields perf_event_attr::config carries (and
  * config1's spflt); events/ has one alias per event of the generated
- * table, knc_events.tbl, and per generic name.
+ * table (knc_events[]) and per generic name (knc_aliases[]).
  */
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "knc_pmu.h"
@@ -35,58 +36,71 @@ static const struct attribute_group knc_format_group = {
 };
 
 /*
- * events/: one alias per table event and generic name, from the generated
- * table: "event=0xNN,umask=0xNN,period=N", the period being the event's
- * default sampling period (the JSON SampleAfterValue).
+ * events/: one alias per table event and generic name, built from the
+ * generated table as the module loads: "event=0xNN,umask=0xNN,period=N",
+ * the period being the event's default sampling period (the JSON
+ * SampleAfterValue). perf_pmu_events_attr::id indexes knc_events[], then
+ * knc_aliases[].
  */
-#define KNC_GENERIC(_hw_id, _target)
-#define KNC_HW_CACHE(_c, _o, _r, _target)
-#define KNC_HW_CACHE_INVALID(_c, _o, _r)
+static struct perf_pmu_events_attr *knc_event_attr;
 
-enum knc_event_attr_idx {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p)	KNC_ATTR_##_name,
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) KNC_ATTR_##_id,
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-	KNC_NR_EVENT_ATTRS
-};
+static const struct knc_event_desc *knc_attr_desc(unsigned int id)
+{
+	return id < knc_num_events ? &knc_events[id] :
+	       &knc_aliases[id - knc_num_events];
+}
 
-#define KNC_EVENT_ATTR(_id, _name, _ev, _um, _p)			\
-	[KNC_ATTR_##_id] = {						\
-		.attr = { .attr = { .name = _name, .mode = 0444 },	\
-			  .show = perf_event_sysfs_show },		\
-		.event_str = "event=" #_ev ",umask=" #_um ",period=" #_p, \
-	}
+static ssize_t knc_event_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *pa =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+	const struct knc_event_desc *d = knc_attr_desc(pa->id);
 
-static struct perf_pmu_events_attr knc_event_attr[KNC_NR_EVENT_ATTRS] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p) \
-	KNC_EVENT_ATTR(_name, #_name, _ev, _um, _p),
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) \
-	KNC_EVENT_ATTR(_id, _name, _ev, _um, _p),
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-};
+	return sysfs_emit(page, "event=0x%02x,umask=0x%02x,period=%u\n",
+			  d->event, d->umask, d->period);
+}
 
-#define KNC_EVENT_PTR(_id)	(&knc_event_attr[KNC_ATTR_##_id].attr.attr)
-
-static struct attribute *knc_event_attrs[] = {
-#define KNC_EVENT(_name, _ev, _um, _cm, _p)	KNC_EVENT_PTR(_name),
-#define KNC_ALIAS(_id, _name, _target, _ev, _um, _cm, _p) KNC_EVENT_PTR(_id),
-#include "knc_events.tbl"
-#undef KNC_EVENT
-#undef KNC_ALIAS
-#undef KNC_GENERIC
-#undef KNC_HW_CACHE
-#undef KNC_HW_CACHE_INVALID
-	NULL,
-};
-
-static const struct attribute_group knc_events_group = {
+static struct attribute_group knc_events_group = {
 	.name = "events",
-	.attrs = knc_event_attrs,
 };
+
+/**
+ * knc_sysfs_init - build events/ from the event table
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int knc_sysfs_init(void)
+{
+	unsigned int i, n = knc_num_events + knc_num_aliases;
+	struct attribute **attrs;
+
+	knc_event_attr = kcalloc(n, sizeof(*knc_event_attr), GFP_KERNEL);
+	attrs = kcalloc(n + 1, sizeof(*attrs), GFP_KERNEL);
+	if (!knc_event_attr || !attrs) {
+		kfree(attrs);
+		kfree(knc_event_attr);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct perf_pmu_events_attr *pa = &knc_event_attr[i];
+
+		sysfs_attr_init(&pa->attr.attr);
+		pa->attr.attr.name = knc_attr_desc(i)->name;
+		pa->attr.attr.mode = 0444;
+		pa->attr.show = knc_event_show;
+		pa->id = i;
+		attrs[i] = &pa->attr.attr;
+	}
+	knc_events_group.attrs = attrs;
+	return 0;
+}
+
+void knc_sysfs_exit(void)
+{
+	kfree(knc_events_group.attrs);
+	kfree(knc_event_attr);
+}
 
 const struct attribute_group *knc_attr_groups[] = {
 	&knc_format_group,
