@@ -126,7 +126,7 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 	hwc->state = 0;
 	cpuc->running |= BIT(hwc->idx);
 	if (knc_event_spflt(event))
-		knc_spflt_control(kp->ops, cpuc, hwc->idx, true);
+		knc_spflt_start(kp->ops, cpuc, event);
 	kp->ops->write_evtsel(hwc->idx, hwc->config);
 	trace_knc_counter_start(hwc->idx, hwc->config,
 				local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK);
@@ -149,11 +149,8 @@ static __always_inline void __knc_pmu_stop(struct knc_pmu *kp,
 
 	if (running) {
 		kp->ops->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
-		if (knc_event_spflt(event)) {
-			hwc->event_base = knc_spflt_control(kp->ops, cpuc,
-							    hwc->idx, false);
-			hwc->last_cpu = smp_processor_id();
-		}
+		if (knc_event_spflt(event))
+			knc_spflt_stop(kp->ops, cpuc, event);
 		cpuc->running &= ~BIT(hwc->idx);
 		hwc->state |= PERF_HES_STOPPED;
 	}
@@ -498,8 +495,8 @@ static int knc_pmu_event_init(struct perf_event *event)
 
 	hwc->config = knc_evtsel(config, !attr->exclude_user,
 				 !attr->exclude_kernel);
-	hwc->config_base = knc_events[idx].cntmask;
-	hwc->event_base = 0;	/* USER_PREF: outside any region */
+	knc_event_set_cntmask(event, knc_events[idx].cntmask);
+	knc_event_set_user_pref(event, 0);	/* outside any region */
 	hwc->last_cpu = -1;
 	ret = knc_validate_group(event);
 	if (ret)

@@ -80,13 +80,31 @@ static inline struct knc_pmu *to_knc_pmu(struct pmu *pmu)
 }
 
 /*
- * The counters an event may use, resolved once by event_init and kept in
- * config_base, which holds an MSR address on the x86 core and is free
- * here: add() then does no table search.
+ * What a knc event keeps in the hw_perf_event fields that hold MSR
+ * addresses on the x86 core and are free here:
+ *  - config_base: the counters the event may use, resolved once by
+ *    event_init, so that add() does no table search;
+ *  - event_base: an spflt event's task's USER_PREF, while the event is
+ *    stopped (knc_spflt.c).
  */
 static inline u8 knc_event_cntmask(const struct perf_event *event)
 {
 	return event->hw.config_base;
+}
+
+static inline void knc_event_set_cntmask(struct perf_event *event, u8 mask)
+{
+	event->hw.config_base = mask;
+}
+
+static inline u64 knc_event_user_pref(const struct perf_event *event)
+{
+	return event->hw.event_base;
+}
+
+static inline void knc_event_set_user_pref(struct perf_event *event, u64 pref)
+{
+	event->hw.event_base = pref;
 }
 
 /* config1:0, "spflt": the counter counts only while USER_PREF is set. */
@@ -114,8 +132,10 @@ void knc_cpu_give_back(void *info);
 extern struct knc_pmu *knc_pmu_active;
 
 /* knc_spflt.c */
-u64 knc_spflt_control(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
-		      int idx, bool on);
+void knc_spflt_start(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
+		     struct perf_event *event);
+void knc_spflt_stop(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
+		    struct perf_event *event);
 void knc_spflt_restore(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
 		       struct perf_event *event);
 

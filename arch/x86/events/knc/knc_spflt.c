@@ -4,9 +4,9 @@
  * sections 1.4.2 and 1.4.3.4). An event opened with config1:0 ("spflt")
  * counts only while PERF_SPFLT_CONTROL.USER_PREF is set, which the program
  * itself sets and clears with the SPFLT instruction around the code it
- * wants counted. The counter core puts a started spflt event's counter
- * under SPFLT control (knc_spflt_control()) and carries USER_PREF with the
- * task (knc_spflt_restore()).
+ * wants counted. The counter core calls knc_spflt_start() and
+ * knc_spflt_stop() as it starts and stops an spflt event, and
+ * knc_spflt_restore() as it adds one, to carry USER_PREF with the task.
  */
 #include <linux/perf_event.h>
 #include <linux/sched.h>
@@ -15,13 +15,12 @@
 #include "knc_pmu.h"
 
 /*
- * Put counter @idx under SPFLT control or take it out. USER_PREF belongs to
- * the program (the SPFLT instruction sets and clears it): keep it, and
- * return it. An spflt event keeps it in event_base (an MSR address on the
- * x86 core, free here), for knc_spflt_restore().
+ * Put the event's counter under SPFLT control or take it out. USER_PREF
+ * belongs to the program (the SPFLT instruction sets and clears it): keep
+ * it, and return it.
  */
-u64 knc_spflt_control(const struct knc_hw_ops *ops,
-		      struct knc_cpu_hw *cpuc, int idx, bool on)
+static u64 knc_spflt_control(const struct knc_hw_ops *ops,
+			     struct knc_cpu_hw *cpuc, int idx, bool on)
 {
 	u64 pref = ops->read_spflt() & KNC_SPFLT_USER_PREF;
 
@@ -31,6 +30,25 @@ u64 knc_spflt_control(const struct knc_hw_ops *ops,
 		cpuc->spflt &= ~BIT(idx);
 	ops->write_spflt(pref | cpuc->spflt);
 	return pref;
+}
+
+/* An spflt event starts: its counter counts only inside the task's regions. */
+void knc_spflt_start(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
+		     struct perf_event *event)
+{
+	knc_spflt_control(ops, cpuc, event->hw.idx, true);
+}
+
+/*
+ * An spflt event stops: its counter leaves SPFLT control, and the event
+ * keeps its task's USER_PREF, with the CPU, for knc_spflt_restore().
+ */
+void knc_spflt_stop(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
+		    struct perf_event *event)
+{
+	knc_event_set_user_pref(event, knc_spflt_control(ops, cpuc,
+							 event->hw.idx, false));
+	event->hw.last_cpu = smp_processor_id();
 }
 
 /*
@@ -51,7 +69,7 @@ void knc_spflt_restore(const struct knc_hw_ops *ops,
 		      cpuc->spflt_task == task &&
 		      cpuc->spflt_task_start == task->start_time))
 		return;
-	ops->write_spflt(event->hw.event_base | cpuc->spflt);
+	ops->write_spflt(knc_event_user_pref(event) | cpuc->spflt);
 	cpuc->spflt_task = task;
 	cpuc->spflt_task_start = task->start_time;
 }
