@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
-# knc_pmu_add() + knc_pmu_del(): 313 on 2026-11-26 (Debian's gcc 12)
+# knc_pmu_add() + knc_pmu_del(): 316 on 2026-11-26 (Debian's gcc 12)
 ADD_DEL_BUDGET=320
 
 echo "TAP version 13"
