@@ -802,6 +802,12 @@ def render_table(cat: Catalog) -> str:
     knc_logic.h declares them."""
     events = table_events(cat)
     index = {ev.ident: i for i, ev in enumerate(events)}
+
+    def desc(ev: Event, name: str) -> str:
+        """ev's struct knc_event_desc initializer, under name."""
+        return (f"\t{{ \"{name}\", 0x{ev.code:02x}, 0x{ev.umask:02x}, "
+                f"0x{ev.cntmask:x}, {ev.period} }},")
+
     lines = [
         "/* SPDX-License-Identifier: GPL-2.0 */",
         "/*",
@@ -812,8 +818,7 @@ def render_table(cat: Catalog) -> str:
         "/* { name, event, umask, cntmask (bit N: counter N), period } */",
         "const struct knc_event_desc knc_events[] = {",
     ]
-    lines += [f"\t{{ \"{ev.ident}\", 0x{ev.code:02x}, 0x{ev.umask:02x}, "
-              f"0x{ev.cntmask:x}, {ev.period} }}," for ev in events]
+    lines += [desc(ev, ev.ident) for ev in events]
     lines += [
         "};",
         "",
@@ -822,8 +827,7 @@ def render_table(cat: Catalog) -> str:
         "/* perf's generic names for table events, as sysfs aliases */",
         "const struct knc_event_desc knc_aliases[] = {",
     ]
-    lines += [f"\t{{ \"{ev.sysfs}\", 0x{ev.code:02x}, 0x{ev.umask:02x}, "
-              f"0x{ev.cntmask:x}, {ev.period} }},\t/* {ev.target.ident} */"
+    lines += [desc(ev, ev.sysfs) + f"\t/* {ev.target.ident} */"
               for ev in alias_events(cat)]
     lines += [
         "};",
