@@ -9,12 +9,12 @@
 #                                 number of vCPUs: load, perf stat -a's open,
 #                                 read and close, unload, per CPU
 # Prints "ROW VALUE" lines: register accesses per operation (counted, see
-# tests/guest/accesses.sh) and perf bench sched pipe's cost per round trip
+# tests/guest/lib/accesses.sh) and perf bench sched pipe's cost per round trip
 # with each event, as a ratio to the run without events.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
-. tests/guest/accesses.sh
+. tests/guest/lib/lib.sh
+. tests/guest/lib/accesses.sh
 
 mode=${1:-}
 

@@ -7,7 +7,7 @@
 # guest's writes go to its tmpfs overlay, never to the host. Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
+. tests/guest/lib/lib.sh
 
 # no debconf questions: dpkg's output is the case's diagnostics
 export DEBIAN_FRONTEND=noninteractive

@@ -18,7 +18,7 @@
 # injection points, ...") is a TAP diagnostic. Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
+. tests/guest/lib/lib.sh
 
 FAILNTH=build/tests/failnth
 # the sweeps' lines, shown whether the case passes or fails
@@ -27,10 +27,10 @@ exec 3>&1
 # knc-vm --native gives the vCPUs a KNC's CPUID: family 11
 if [ "$(awk '/^cpu family/ { print $4; exit }' /proc/cpuinfo)" = 11 ]; then
 	backend=model
-	. tests/guest/qmodel.sh
+	. tests/guest/lib/qmodel.sh
 else
 	backend=sim
-	. tests/guest/sim.sh
+	. tests/guest/lib/sim.sh
 fi
 
 # config_of EVENT: perf_event_attr::config of a knc event, from its sysfs

@@ -18,7 +18,7 @@
 # Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
+. tests/guest/lib/lib.sh
 
 FUZZ=build/tests/fuzz
 FUZZ_SECONDS=${KNC_FUZZ_SECONDS:-15}
@@ -29,10 +29,10 @@ FUZZ_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|circular locking|soft lockup|ha
 # knc-vm loads knc_sim for the simulator; on the model nothing is loaded.
 if [ -d /sys/module/knc_sim ]; then
 	backend=sim
-	. tests/guest/sim.sh
+	. tests/guest/lib/sim.sh
 else
 	backend=model
-	. tests/guest/qmodel.sh
+	. tests/guest/lib/qmodel.sh
 fi
 
 # A PMI costs a millisecond of host time under TCG, not a microsecond: at

@@ -8,8 +8,8 @@
 #   tests/guest/insncount.sh knc|linux PORT SECONDS
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-# shellcheck source=tests/guest/lib.sh
-. tests/guest/lib.sh
+# shellcheck source=tests/guest/lib/lib.sh
+. tests/guest/lib/lib.sh
 
 mode=${1:-knc} port=${2:-12345} hold=${3:-900}
 case $mode in

@@ -8,7 +8,7 @@
 # --no-module (knc_kunit.ko exports what knc_pmu.ko does). Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
+. tests/guest/lib/lib.sh
 
 KO=build/debug/kunit/knc_kunit.ko
 HOST=tests/unit/test_knc

@@ -13,8 +13,8 @@
 # of user space's side: not on the debug kernel). Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
-. tests/guest/qmodel.sh
+. tests/guest/lib/lib.sh
+. tests/guest/lib/qmodel.sh
 
 RDPMC=build/tests/rdpmc
 CPU_SYSFS=/sys/bus/event_source/devices/cpu

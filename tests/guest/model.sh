@@ -12,10 +12,10 @@
 # on Linux 6.1 the first per-task event pins the module.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
-. tests/guest/qmodel.sh
-. tests/guest/counting.sh
-. tests/guest/accesses.sh
+. tests/guest/lib/lib.sh
+. tests/guest/lib/qmodel.sh
+. tests/guest/lib/counting.sh
+. tests/guest/lib/accesses.sh
 
 RDPMC=build/tests/rdpmc
 WAITLOOP=build/tests/waitloop	# LOOP_INSNS once its read returns

@@ -10,7 +10,7 @@
 # nothing here can count. Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
+. tests/guest/lib/lib.sh
 
 t_inert_msrs_refused() {
 	expect_eq family 11 "$(awk '/^cpu family/ { print $4; exit }' /proc/cpuinfo)"

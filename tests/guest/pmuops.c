@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmuops: repeat one PMU operation, so that the register accesses each
- * costs can be counted (tests/guest/accesses.sh reads the access counters
+ * costs can be counted (tests/guest/lib/accesses.sh reads the access counters
  * of the QEMU model or of the simulator around two runs of different
  * lengths and divides the difference).
  *

@@ -8,10 +8,10 @@
 # module, so the load/unload cases run before any per-task one.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
-. tests/guest/sim.sh
-. tests/guest/counting.sh
-. tests/guest/accesses.sh
+. tests/guest/lib/lib.sh
+. tests/guest/lib/sim.sh
+. tests/guest/lib/counting.sh
+. tests/guest/lib/accesses.sh
 
 INJECT=/sys/kernel/debug/knc_sim/inject
 

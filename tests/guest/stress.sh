@@ -8,8 +8,8 @@
 # KNC_STRESS_PIPE_S sets sched pipe's duration (default 60 s). Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/guest/lib.sh
-. tests/guest/sim.sh
+. tests/guest/lib/lib.sh
+. tests/guest/lib/sim.sh
 
 CPU1=/sys/devices/system/cpu/cpu1/online
 

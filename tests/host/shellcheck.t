@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # ShellCheck on every shell script in git, as TAP: the scripts with a
-# bash or sh #! line and the libraries the suites source (tests/guest/*.sh,
-# tests/host/*.sh), at severity warning, following sourced files (-x).
+# bash or sh #! line and the libraries the suites source
+# (tests/guest/lib/*.sh, tests/host/*.sh), at severity warning, following
+# sourced files (-x).
 # A library's names that only its callers use carry a shellcheck
 # directive saying so.
 set -uo pipefail
@@ -19,7 +20,7 @@ if ! command -v shellcheck >/dev/null; then
 fi
 mapfile -t scripts < <(git ls-files | while read -r f; do
 	[ -f "$f" ] || continue
-	if [[ $f == tests/guest/*.sh || $f == tests/host/*.sh ]] ||
+	if [[ $f == tests/guest/lib/*.sh || $f == tests/host/*.sh ]] ||
 		head -n 1 "$f" | grep -q -E '^#!(/usr)?/bin/(env )?(ba)?sh$'; then
 		echo "$f"
 	fi
