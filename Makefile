@@ -62,7 +62,6 @@ KMOD_SRCS = tests/guest/kmod/knc_model_test.c tests/guest/kmod/knc_model_test.h 
 PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
-CFLAGS_TOOLS := -O2 -g -Wall -Wextra -Werror
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
 	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug deb check-deb
@@ -136,28 +135,15 @@ deb:
 	cd $(DEB_SRC) && dpkg-buildpackage -us -uc >../build.log 2>&1 || { tail -n 30 ../build.log; exit 1; }
 	@ls build/deb/*.deb
 
-tools: build/tests/evopen build/tests/busy build/tests/ovfsig build/tests/rdpmc \
-	build/tests/ctxmix build/tests/qmon build/tests/loop build/tests/pmuops \
-	build/tests/badattr build/tests/papicount build/tests/spflt build/tests/fuzz \
-	build/tests/failnth build/tests/waitloop
+# The programs the guest suites run (tests/guest/progs/Makefile), in
+# build/tests/; make build/tests/PROG builds one.
+tools:
+	$(MAKE) -C tests/guest/progs OUT=$(CURDIR)/build/tests
 
-build/tests/%: tests/guest/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_TOOLS) -o $@ $<
+build/tests/%: FORCE
+	$(MAKE) -C tests/guest/progs OUT=$(CURDIR)/build/tests $(CURDIR)/$@
 
-# Debian's PAPI (libpapi-dev), unpatched.
-build/tests/papicount: tests/guest/papicount.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_TOOLS) -o $@ $< -lpapi
-
-# No libc, no startup code: its user-mode instruction count is exact.
-build/tests/%: tests/guest/%.S
-	@mkdir -p $(@D)
-	$(CC) -nostdlib -static -o $@ $<
-
-build/tests/waitloop: tests/guest/loop.S
-	@mkdir -p $(@D)
-	$(CC) -nostdlib -static -DWAIT_STDIN -o $@ $<
+FORCE:
 
 deps:
 	tools/knc/install-deps

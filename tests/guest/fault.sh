@@ -6,7 +6,7 @@
 #       -- tests/guest/fault.sh
 #   tools/knc/knc-vm --debug-kernel --native --no-module --tcg-thread single \
 #       -- tests/guest/fault.sh
-# build/tests/failnth (tests/guest/failnth.c) fails the 1st, 2nd, ...
+# build/tests/failnth (tests/guest/progs/failnth.c) fails the 1st, 2nd, ...
 # slab or page allocation of one call through /proc/thread-self/fail-nth
 # until the call goes through without a fault: loading each module, opening
 # a counting, a sampling, a group and an SPFLT event, the mmap of a sampling

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The perf_event_open fuzzer (build/tests/fuzz, tests/guest/fuzz.c) on the
-# simulator or on the QEMU model, whichever the guest has:
+# The perf_event_open fuzzer (build/tests/fuzz, tests/guest/progs/fuzz.c)
+# on the simulator or on the QEMU model, whichever the guest has:
 #   tools/knc/knc-vm --threads 2 --tcg-thread single -- tests/guest/fuzz.sh
 #   tools/knc/knc-vm --native --no-module --threads 2 --tcg-thread single \
 #       -- tests/guest/fuzz.sh

@@ -472,7 +472,7 @@ t_perf_list_descriptions_and_metrics() {
 }
 
 t_metrics_compute() {
-	tests/guest/metrics.py
+	tests/guest/progs/metrics.py
 }
 
 t_alias_default_period() {

@@ -20,7 +20,7 @@ KNC_SIM_KO=$KNC_KO_DIR/knc_sim.ko
 KNC_MODEL_TEST_KO=$KMOD_DIR/knc_model_test.ko
 KNC_SYSFS=/sys/bus/event_source/devices/knc
 EVOPEN=${EVOPEN:-build/tests/evopen}
-# 2000004 user instructions (tests/guest/loop.S)
+# 2000004 user instructions (tests/guest/progs/loop.S)
 LOOP=build/tests/loop
 LOOP_INSNS=2000004
 # Run a command as a user without privileges (nobody).

@@ -19,7 +19,9 @@ import os
 import subprocess
 import sys
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# The tree's top, three levels up from tests/guest/progs/.
+REPO = os.path.abspath(
+    os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 PERF = os.path.join(REPO, "build", "perf", "perf")
 INJECT = "/sys/kernel/debug/knc_sim/inject"
 MUX = "/sys/bus/event_source/devices/knc/perf_event_mux_interval_ms"
