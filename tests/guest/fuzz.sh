@@ -87,6 +87,11 @@ t_fuzz_without_knc() {
 	fuzz_root_and_user
 }
 
+# the debug kernel's kmemleak: what leaked before knc is not knc's
+t_kmemleak_baseline() {
+	kmemleak_baseline
+}
+
 t_fuzz() {
 	local out
 	knc_modules_load
@@ -103,11 +108,6 @@ t_fuzz() {
 	expect_eq "per-task count after fuzzing" 4321 "$(count_of "$out" knc/l2_read_miss/)"
 	pstat "$out" -a -e knc/data_read_miss/ -- "$KNC_SIM" inject data_read_miss 1234 >/dev/null
 	expect_eq "CPU-wide count after fuzzing" 1234 "$(count_of "$out" knc/data_read_miss/)"
-}
-
-# the debug kernel's kmemleak: what leaked before knc is not knc's
-t_kmemleak_baseline() {
-	kmemleak_baseline
 }
 
 t_no_leak_after_fuzzing() {

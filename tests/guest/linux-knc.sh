@@ -24,6 +24,16 @@ counts() {
 	awk -v e="$2" '$1 == e { printf "%s%s", sep, $2; sep = " " }' "$1"
 }
 
+# linux_fixed: the kernel carries make linux-fixes (KNC_LINUX_FIXED=1)
+linux_fixed() {
+	[ "${KNC_LINUX_FIXED:-0}" = 1 ]
+}
+
+# defect_or_fixed DEFECT FIXED: the case's name on the kernel under test
+defect_or_fixed() {
+	if linux_fixed; then echo "$2"; else echo "$1"; fi
+}
+
 t_cpu_pmu_is_knc() {
 	dmesg | grep -q "Performance Events: knc PMU driver" ||
 		fail "Linux's KNC driver did not take the PMU"
@@ -42,6 +52,26 @@ t_counter0_exact() {
 	done
 }
 
+# Two events: the second gets counter 1. Unpatched,
+# knc_pmu_enable_event() writes config_base + idx, and config_base already
+# is EvtSel1 (0x29): its select goes to MSR 0x2a, which faults
+# (wrmsrl_safe hides it), so counter 1 never starts. Patch 1 writes EvtSel1.
+t_counter1() {
+	local out wr0 wr1
+	out=$(mktemp)
+	wr0=$(model_sum wr0x2a)
+	pstat "$out" -e instructions:u,instructions:u -- $LOOP
+	wr1=$(model_sum wr0x2a)
+	echo "writes to MSR 0x2a: $wr0 -> $wr1"
+	if linux_fixed; then
+		expect_eq "counter 0, counter 1" "$LOOP_INSNS $LOOP_INSNS" "$(counts "$out" instructions:u)"
+		expect_eq "writes to MSR 0x2a" "$wr0" "$wr1"
+	else
+		expect_eq "counter 0, counter 1" "$LOOP_INSNS 0" "$(counts "$out" instructions:u)"
+		[ "$wr1" -gt "$wr0" ] || fail "no write to MSR 0x2a seen"
+	fi
+}
+
 t_rdpmc_from_user_space() {
 	local out
 	# The x86 core sets CR4.PCE for a task that mmaps an rdpmc-able
@@ -52,6 +82,22 @@ t_rdpmc_from_user_space() {
 	echo "$out" | awk '{ split($3, r, "="); split($4, d, "="); exit !(r[2] > 0 && r[2] <= d[2]) }' ||
 		fail "rdpmc's count is not between 0 and read()'s"
 	expect_eq "rdpmc without the event" fault "$($RDPMC raw 0 || true)"
+}
+
+# An event whose output goes to a cpu-clock event's buffer writes its
+# counter on that page, whose mm has no RDPMC allowed: unpatched, RDPMC
+# faults there. Patch 4 offers a counter only on a mapped event's page.
+t_rdpmc_on_a_redirected_page() {
+	local out
+	if linux_fixed; then
+		out=$($RDPMC redirect 4 0x16) || fail "RDPMC through the page faulted: $out"
+		expect_eq "the redirected event's page" "cap_user_rdpmc=1 index=0 rdpmc=none" "$out"
+	else
+		out=$($RDPMC redirect 4 0x16 || true)
+		echo "$out"
+		echo "$out" | grep -qx "cap_user_rdpmc=1 index=[12] rdpmc=fault" ||
+			fail "expected a counter offered on the page and RDPMC faulting"
+	fi
 }
 
 t_injected_cache_event() {
@@ -88,6 +134,27 @@ t_init_keeps_registers() {
 	msr_rw 1 0x29 0
 }
 
+# The PMI masks the LVT performance entry (the APIC does so on delivery);
+# unpatched, knc_pmu_handle_irq() never unmasks it. Only x86_pmu_enable()
+# does, when it next programs an event (at a context switch), so the
+# overflows of a CPU-bound task between two switches are lost: far fewer
+# samples than the 20 due. Patch 3 unmasks it in the handler.
+t_pmis_of_a_sampled_loop() {
+	local d=/tmp/linux-rec.data n lost0 lost1 due=$((LOOP_INSNS / 100000))
+	lost0=$(model_sum pmi_lost)
+	perf record -o $d -e instructions:u -c 100000 -- $LOOP
+	lost1=$(model_sum pmi_lost)
+	n=$(perf script -i $d -F ip | wc -l)
+	echo "samples: $n of $due; PMIs lost to the masked entry: $((lost1 - lost0))"
+	if linux_fixed; then
+		expect_eq "samples" $due "$n"
+		expect_eq "PMIs lost to a masked LVT entry" 0 $((lost1 - lost0))
+	else
+		[ "$n" -lt $due ] || fail "no sample lost"
+		[ $((lost1 - lost0)) -gt 0 ] || fail "the model saw no PMI lost to a masked LVT entry"
+	fi
+}
+
 t_bad_attr_table() {
 	# The x86 column of the bad-input table (Documentation/knc-pmu.rst):
 	# what the core PMU answers for the same attrs, as PERF_TYPE_RAW.
@@ -114,68 +181,6 @@ papi_tot() {
 	awk -v e="$2" '$1 == e && $2 == ":" { print $3 }' "$1"
 }
 
-# linux_fixed: the kernel carries make linux-fixes (KNC_LINUX_FIXED=1)
-linux_fixed() {
-	[ "${KNC_LINUX_FIXED:-0}" = 1 ]
-}
-
-# Two events: the second gets counter 1. Unpatched,
-# knc_pmu_enable_event() writes config_base + idx, and config_base already
-# is EvtSel1 (0x29): its select goes to MSR 0x2a, which faults
-# (wrmsrl_safe hides it), so counter 1 never starts. Patch 1 writes EvtSel1.
-t_counter1() {
-	local out wr0 wr1
-	out=$(mktemp)
-	wr0=$(model_sum wr0x2a)
-	pstat "$out" -e instructions:u,instructions:u -- $LOOP
-	wr1=$(model_sum wr0x2a)
-	echo "writes to MSR 0x2a: $wr0 -> $wr1"
-	if linux_fixed; then
-		expect_eq "counter 0, counter 1" "$LOOP_INSNS $LOOP_INSNS" "$(counts "$out" instructions:u)"
-		expect_eq "writes to MSR 0x2a" "$wr0" "$wr1"
-	else
-		expect_eq "counter 0, counter 1" "$LOOP_INSNS 0" "$(counts "$out" instructions:u)"
-		[ "$wr1" -gt "$wr0" ] || fail "no write to MSR 0x2a seen"
-	fi
-}
-
-# An event whose output goes to a cpu-clock event's buffer writes its
-# counter on that page, whose mm has no RDPMC allowed: unpatched, RDPMC
-# faults there. Patch 4 offers a counter only on a mapped event's page.
-t_rdpmc_on_a_redirected_page() {
-	local out
-	if linux_fixed; then
-		out=$($RDPMC redirect 4 0x16) || fail "RDPMC through the page faulted: $out"
-		expect_eq "the redirected event's page" "cap_user_rdpmc=1 index=0 rdpmc=none" "$out"
-	else
-		out=$($RDPMC redirect 4 0x16 || true)
-		echo "$out"
-		echo "$out" | grep -qx "cap_user_rdpmc=1 index=[12] rdpmc=fault" ||
-			fail "expected a counter offered on the page and RDPMC faulting"
-	fi
-}
-
-# The PMI masks the LVT performance entry (the APIC does so on delivery);
-# unpatched, knc_pmu_handle_irq() never unmasks it. Only x86_pmu_enable()
-# does, when it next programs an event (at a context switch), so the
-# overflows of a CPU-bound task between two switches are lost: far fewer
-# samples than the 20 due. Patch 3 unmasks it in the handler.
-t_pmis_of_a_sampled_loop() {
-	local d=/tmp/linux-rec.data n lost0 lost1 due=$((LOOP_INSNS / 100000))
-	lost0=$(model_sum pmi_lost)
-	perf record -o $d -e instructions:u -c 100000 -- $LOOP
-	lost1=$(model_sum pmi_lost)
-	n=$(perf script -i $d -F ip | wc -l)
-	echo "samples: $n of $due; PMIs lost to the masked entry: $((lost1 - lost0))"
-	if linux_fixed; then
-		expect_eq "samples" $due "$n"
-		expect_eq "PMIs lost to a masked LVT entry" 0 $((lost1 - lost0))
-	else
-		[ "$n" -lt $due ] || fail "no sample lost"
-		[ $((lost1 - lost0)) -gt 0 ] || fail "the model saw no PMI lost to a masked LVT entry"
-	fi
-}
-
 # PAPI's first preset pair, which papi_command_line opens as one group
 # (with the watchdog off, both counters are free): the second event gets
 # counter 1, which counts only with patch 1.
@@ -194,11 +199,6 @@ t_papi_tot_ins_tot_cyc() {
 	else
 		expect_eq "PAPI_TOT_CYC (counter 1)" 0 "$cyc"
 	fi
-}
-
-# defect_or_fixed DEFECT FIXED: the case's name on the kernel under test
-defect_or_fixed() {
-	if linux_fixed; then echo "$2"; else echo "$1"; fi
 }
 
 # perf 6.12 built from the vendor events series (make perf-6.12-events)

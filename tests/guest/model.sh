@@ -92,6 +92,70 @@ t_probe_passes() {
 	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
 }
 
+# expect_busy_beside HOLDER EVENT ERE: while a perf stat -a counts HOLDER,
+# EVENT gets EBUSY, and knc_pmu's last kernel log line matches ERE
+expect_busy_beside() {
+	local bg err why=''
+	err=$(mktemp)
+	# until killed: a loaded TCG host can stretch the checks past 30 s
+	perf stat -o /dev/null -a -e "$1" -- build/tests/busy 600 &
+	bg=$!
+	wait_pid_comm $bg busy
+	if perf stat -o /dev/null -e "$2" -- true 2>"$err"; then
+		why="$2 opened while $1 holds the counters"
+	elif ! grep -q "Device or resource busy" "$err"; then
+		why="$2: not EBUSY"
+	elif ! dmesg | grep "knc_pmu: " | tail -n 1 | grep -q -E "$3"; then
+		why="no kernel log line saying: $3"
+	fi
+	cat "$err"
+	pkill -P $bg -x busy
+	wait $bg
+	[ -z "$why" ] || fail "$why"
+}
+
+# The generic events belong to the cpu PMU. With knc_pmu.ko loaded and no
+# knc event open it counts as without the module (plain perf stat works);
+# while a knc event is open its driver cannot reserve the counters, and
+# while a cpu event is open knc cannot: EBUSY each way, with a kernel log
+# line from knc_pmu.
+t_cpu_pmu_busy_while_loaded() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e instructions:u -- $LOOP
+	expect_eq "cpu's instructions:u, knc loaded and idle" $LOOP_INSNS "$(count_of "$out" instructions:u)"
+	perf stat -o /dev/null -- build/tests/busy 0.1 || fail "plain perf stat failed beside knc_pmu.ko"
+	expect_busy_beside knc/instructions_executed/ instructions:u \
+		"knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY"
+	expect_busy_beside instructions knc/instructions_executed/u \
+		"knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters"
+	# CPU-wide: a per-task event would pin the module on 6.1.
+	pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss 1234 --any
+	expect_eq "knc's, after" 1234 "$(count_of "$out" knc/l2_read_miss/)"
+}
+
+t_reload_count_exact() {
+	local i out
+	out=$(mktemp)
+	for i in 1 2 3; do
+		rmmod knc_pmu
+		insmod "$KNC_KO"
+		pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss $((1000 + i)) --any
+		expect_eq "cycle $i" $((1000 + i)) "$(count_of "$out" knc/l2_read_miss/)"
+	done
+}
+
+t_watchdog_back_after_unload() {
+	local out
+	rmmod knc_pmu
+	echo 1 >/proc/sys/kernel/nmi_watchdog
+	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
+	out=$(mktemp)
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	pstat "$out" -e instructions:u -- $LOOP
+	expect_eq "cpu's instructions:u" $LOOP_INSNS "$(count_of "$out" instructions:u)"
+}
+
 # knc_model_test.ko checks the model in ring 0 at load (insmod fails with
 # EIO when a check fails) and says what it saw in the kernel log, which
 # model_test_log prints. It writes the counters itself: the watchdog gives
@@ -217,48 +281,6 @@ t_shared_hw_context() {
 	[ "$(awk '$1 == "group" { print $3 }' $out)" -gt 0 ] || fail "task-clock did not count"
 }
 
-# expect_busy_beside HOLDER EVENT ERE: while a perf stat -a counts HOLDER,
-# EVENT gets EBUSY, and knc_pmu's last kernel log line matches ERE
-expect_busy_beside() {
-	local bg err why=''
-	err=$(mktemp)
-	# until killed: a loaded TCG host can stretch the checks past 30 s
-	perf stat -o /dev/null -a -e "$1" -- build/tests/busy 600 &
-	bg=$!
-	wait_pid_comm $bg busy
-	if perf stat -o /dev/null -e "$2" -- true 2>"$err"; then
-		why="$2 opened while $1 holds the counters"
-	elif ! grep -q "Device or resource busy" "$err"; then
-		why="$2: not EBUSY"
-	elif ! dmesg | grep "knc_pmu: " | tail -n 1 | grep -q -E "$3"; then
-		why="no kernel log line saying: $3"
-	fi
-	cat "$err"
-	pkill -P $bg -x busy
-	wait $bg
-	[ -z "$why" ] || fail "$why"
-}
-
-# The generic events belong to the cpu PMU. With knc_pmu.ko loaded and no
-# knc event open it counts as without the module (plain perf stat works);
-# while a knc event is open its driver cannot reserve the counters, and
-# while a cpu event is open knc cannot: EBUSY each way, with a kernel log
-# line from knc_pmu.
-t_cpu_pmu_busy_while_loaded() {
-	local out
-	out=$(mktemp)
-	pstat "$out" -e instructions:u -- $LOOP
-	expect_eq "cpu's instructions:u, knc loaded and idle" $LOOP_INSNS "$(count_of "$out" instructions:u)"
-	perf stat -o /dev/null -- build/tests/busy 0.1 || fail "plain perf stat failed beside knc_pmu.ko"
-	expect_busy_beside knc/instructions_executed/ instructions:u \
-		"knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY"
-	expect_busy_beside instructions knc/instructions_executed/u \
-		"knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters"
-	# CPU-wide: a per-task event would pin the module on 6.1.
-	pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss 1234 --any
-	expect_eq "knc's, after" 1234 "$(count_of "$out" knc/l2_read_miss/)"
-}
-
 # Back and forth: each PMU counts exactly right after the other let go.
 t_handover_back_and_forth() {
 	local out i
@@ -299,28 +321,6 @@ t_many_openers_on_both_pmus() {
 	expect_eq "cpu's, after" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "knc's, after" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
-}
-
-t_reload_count_exact() {
-	local i out
-	out=$(mktemp)
-	for i in 1 2 3; do
-		rmmod knc_pmu
-		insmod "$KNC_KO"
-		pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss $((1000 + i)) --any
-		expect_eq "cycle $i" $((1000 + i)) "$(count_of "$out" knc/l2_read_miss/)"
-	done
-}
-
-t_watchdog_back_after_unload() {
-	local out
-	rmmod knc_pmu
-	echo 1 >/proc/sys/kernel/nmi_watchdog
-	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
-	out=$(mktemp)
-	echo 0 >/proc/sys/kernel/nmi_watchdog
-	pstat "$out" -e instructions:u -- $LOOP
-	expect_eq "cpu's instructions:u" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 }
 
 # --- real execution --------------------------------------------------------

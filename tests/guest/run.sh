@@ -247,6 +247,44 @@ t_per_task_isolation() {
 	expect_eq "own injections only" 500 "$(count_of "$out" knc/l2_read_miss/)"
 }
 
+# knc_sim/spflt stands in for the SPFLT instruction: written by the shell
+# itself (a builtin echo), like the injections, it marks the shell's region.
+SPFLT_SIM=/sys/kernel/debug/knc_sim/spflt
+
+t_spflt_region() {
+	local out a fifo apid
+	out=$(mktemp)
+	# In the region 250 + 40; the task moves from CPU 0 to CPU 1 inside it
+	# and its region goes with it. The plain event counts all 790.
+	pstat "$out" -i -e knc/data_read,spflt=1/,knc/data_read/ -- taskset -c 0 sh -c \
+		"echo 'data_read 100' > $INJECT; echo 1 > $SPFLT_SIM
+		 echo 'data_read 250' > $INJECT; taskset -p -c 1 \$\$ >/dev/null
+		 echo 'data_read 40' > $INJECT; echo 0 > $SPFLT_SIM
+		 echo 'data_read 400' > $INJECT"
+	expect_eq "in the region, across a migration" 290 "$(count_of "$out" knc/data_read,spflt=1/)"
+	expect_eq "everything" 790 "$(count_of "$out" knc/data_read/)"
+	# A task blocked inside its region (a builtin read, no child) leaves
+	# USER_PREF set on CPU 0; another task's spflt event there counts
+	# nothing, and the first task's region goes on when it wakes.
+	a=$(mktemp)
+	fifo=$(mktemp -u)
+	mkfifo "$fifo"
+	pstat "$a" -i -e knc/data_read,spflt=1/ -- taskset -c 0 bash -c \
+		"echo 1 > $SPFLT_SIM; read -r -t 4 <> $fifo
+		 echo 'data_read 250' > $INJECT; echo 0 > $SPFLT_SIM" >/dev/null &
+	apid=$!
+	sleep 1.5
+	pstat "$out" -i -e knc/data_read,spflt=1/,knc/data_read/ -- taskset -c 0 sh -c \
+		"echo 'data_read 333' > $INJECT"
+	kill -0 "$apid" 2>/dev/null || fail "the first task was not still in its region"
+	wait "$apid"
+	rm -f "$fifo"
+	expect_eq "another task, no region of its own" 0 "$(count_of "$out" knc/data_read,spflt=1/)"
+	expect_eq "another task, plain event" 333 "$(count_of "$out" knc/data_read/)"
+	expect_eq "the blocked task's region, after it" 250 "$(count_of "$a" knc/data_read,spflt=1/)"
+	expect_eq "SPFLT_CONTROL's counter bits left set" "" "$(sim_regs spflt | grep -v -x '0x0\|0x8000000000000000')"
+}
+
 # The other thread of CPU 0's core (the suite boots with knc-vm --threads 2).
 cpu0_sibling() {
 	tr ',' '\n' </sys/devices/system/cpu/cpu0/topology/thread_siblings_list |
@@ -286,44 +324,6 @@ t_thread_count_mode() {
 	wait $bg
 	expect_eq "per task, this thread" 0 "$(count_of "$out" knc/data_read_miss/)"
 	expect_eq "per task, any thread" 4000 "$(count_of "$out" knc/data_read_miss,any/)"
-}
-
-# knc_sim/spflt stands in for the SPFLT instruction: written by the shell
-# itself (a builtin echo), like the injections, it marks the shell's region.
-SPFLT_SIM=/sys/kernel/debug/knc_sim/spflt
-
-t_spflt_region() {
-	local out a fifo apid
-	out=$(mktemp)
-	# In the region 250 + 40; the task moves from CPU 0 to CPU 1 inside it
-	# and its region goes with it. The plain event counts all 790.
-	pstat "$out" -i -e knc/data_read,spflt=1/,knc/data_read/ -- taskset -c 0 sh -c \
-		"echo 'data_read 100' > $INJECT; echo 1 > $SPFLT_SIM
-		 echo 'data_read 250' > $INJECT; taskset -p -c 1 \$\$ >/dev/null
-		 echo 'data_read 40' > $INJECT; echo 0 > $SPFLT_SIM
-		 echo 'data_read 400' > $INJECT"
-	expect_eq "in the region, across a migration" 290 "$(count_of "$out" knc/data_read,spflt=1/)"
-	expect_eq "everything" 790 "$(count_of "$out" knc/data_read/)"
-	# A task blocked inside its region (a builtin read, no child) leaves
-	# USER_PREF set on CPU 0; another task's spflt event there counts
-	# nothing, and the first task's region goes on when it wakes.
-	a=$(mktemp)
-	fifo=$(mktemp -u)
-	mkfifo "$fifo"
-	pstat "$a" -i -e knc/data_read,spflt=1/ -- taskset -c 0 bash -c \
-		"echo 1 > $SPFLT_SIM; read -r -t 4 <> $fifo
-		 echo 'data_read 250' > $INJECT; echo 0 > $SPFLT_SIM" >/dev/null &
-	apid=$!
-	sleep 1.5
-	pstat "$out" -i -e knc/data_read,spflt=1/,knc/data_read/ -- taskset -c 0 sh -c \
-		"echo 'data_read 333' > $INJECT"
-	kill -0 "$apid" 2>/dev/null || fail "the first task was not still in its region"
-	wait "$apid"
-	rm -f "$fifo"
-	expect_eq "another task, no region of its own" 0 "$(count_of "$out" knc/data_read,spflt=1/)"
-	expect_eq "another task, plain event" 333 "$(count_of "$out" knc/data_read/)"
-	expect_eq "the blocked task's region, after it" 250 "$(count_of "$a" knc/data_read,spflt=1/)"
-	expect_eq "SPFLT_CONTROL's counter bits left set" "" "$(sim_regs spflt | grep -v -x '0x0\|0x8000000000000000')"
 }
 
 t_clock_model() {
@@ -676,6 +676,16 @@ t_pmi_time_lowers_rate() {
 	echo "# perf lowered perf_event_max_sample_rate to $rate"
 }
 
+t_no_rdpmc_on_the_simulator() {
+	local out
+	# The simulator's counters live in memory: RDPMC cannot read them.
+	! dmesg | grep "knc PMU registered" | tail -n 1 | grep -q ", rdpmc" ||
+		fail "the simulator offers rdpmc"
+	out=$(build/tests/rdpmc self "$(cat $KNC_SYSFS/type)" 0x16)
+	echo "$out"
+	echo "$out" | grep -q "cap_user_rdpmc=0 index=0 " || fail "the mmap page offers rdpmc"
+}
+
 # The simulator never waits with interrupts off. It times its own spans
 # (the clock's catch-up in its tick or before a register access, the PMI
 # timer, each injection step) under a tiny period on the clock, paced
@@ -766,16 +776,6 @@ t_paranoid_2_unprivileged() {
 	# A module cannot read perf_event_paranoid: per task, any stays CAP_PERFMON's.
 	expect_eq "paranoid 0, own task, any" EACCES "$($NOBODY $evopen -x kernel 0x2010cb)"
 	kill $pid
-}
-
-t_no_rdpmc_on_the_simulator() {
-	local out
-	# The simulator's counters live in memory: RDPMC cannot read them.
-	! dmesg | grep "knc PMU registered" | tail -n 1 | grep -q ", rdpmc" ||
-		fail "the simulator offers rdpmc"
-	out=$(build/tests/rdpmc self "$(cat $KNC_SYSFS/type)" 0x16)
-	echo "$out"
-	echo "$out" | grep -q "cap_user_rdpmc=0 index=0 " || fail "the mmap page offers rdpmc"
 }
 
 t_register_accesses() {

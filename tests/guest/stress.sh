@@ -26,6 +26,13 @@ expect_exact_after() {
 	expect_pmis_serviced
 }
 
+# the debug kernel's kmemleak: what leaked before knc is not knc's
+t_kmemleak_baseline() {
+	knc_unload
+	kmemleak_baseline
+	knc_load
+}
+
 t_load_unload_100() {
 	local i
 	# CPU-wide use only: on 6.1 a per-task event pins the modules.
@@ -99,13 +106,6 @@ t_pmi_storm_every_cpu() {
 	expect_eq "l2_read_miss samples" $((1000 * $(nproc))) "$(nsamples $d knc/l2_read_miss/)"
 	expect_eq "data_read samples" $((1000 * $(nproc))) "$(nsamples $d knc/data_read/)"
 	expect_exact_after "the storm"
-}
-
-# the debug kernel's kmemleak: what leaked before knc is not knc's
-t_kmemleak_baseline() {
-	knc_unload
-	kmemleak_baseline
-	knc_load
 }
 
 t_no_leak_after_stress() {
