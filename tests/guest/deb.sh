@@ -35,6 +35,7 @@ t_install_builds() {
 	compgen -G "$d/knc_pmu.ko*" >/dev/null && compgen -G "$d/knc_sim.ko*" >/dev/null ||
 		fail "no knc_pmu and knc_sim in $d"
 }
+case_add "dpkg -i: DKMS builds and installs knc_pmu and knc_sim for the running kernel" t_install_builds
 
 t_modprobe_counts() {
 	local out
@@ -48,6 +49,7 @@ t_modprobe_counts() {
 	modprobe -r knc_sim || fail "modprobe -r knc_sim failed"
 	[ ! -d /sys/module/knc_pmu ] || fail "knc_pmu was left loaded"
 }
+case_add "modprobe loads DKMS's modules and the simulated PMU counts exactly" t_modprobe_counts
 
 t_purge_leaves_nothing() {
 	dpkg --purge knc-pmu-dkms || fail "dpkg --purge failed"
@@ -55,10 +57,6 @@ t_purge_leaves_nothing() {
 		fail "dpkg still lists knc-pmu-dkms"
 	[ -z "$(leftovers)" ] || fail "left behind: $(leftovers)"
 }
+case_add "dpkg --purge removes the modules, the sources and DKMS's tree" t_purge_leaves_nothing
 
-cases=(
-	"dpkg -i: DKMS builds and installs knc_pmu and knc_sim for the running kernel|t_install_builds"
-	"modprobe loads DKMS's modules and the simulated PMU counts exactly|t_modprobe_counts"
-	"dpkg --purge removes the modules, the sources and DKMS's tree|t_purge_leaves_nothing"
-)
 run_cases "$@"

@@ -84,6 +84,7 @@ t_setup() {
 	# what the kernel leaked before knc came
 	kmemleak_baseline
 }
+case_add "fail-nth and kmemleak set up, a baseline scan before knc loads" t_setup
 
 t_load() {
 	if [ $backend = sim ]; then
@@ -98,6 +99,7 @@ t_load() {
 	expect_counts_exact
 	expect_unload_reload
 }
+case_add "each allocation of loading the modules fails cleanly, then they count" t_load
 
 t_online() {
 	sweep online 1
@@ -106,6 +108,7 @@ t_online() {
 	expect_counts_exact
 	expect_unload_reload
 }
+case_add "each allocation of a CPU coming online under CPU-wide events fails cleanly" t_online
 
 # Per-task events from here on: Linux 6.1 keeps the owner pinned.
 t_open() {
@@ -119,25 +122,19 @@ t_open() {
 	expect_no_evtsel_enabled
 	expect_counts_exact
 }
+case_add "each allocation of perf_event_open() of a counting, sampling, group and SPFLT event fails cleanly" t_open
 
 t_mmap() {
 	sweep mmap "$(config_of data_read)"
 	expect_no_evtsel_enabled
 	expect_counts_exact
 }
+case_add "each allocation of a sampling event's mmap fails cleanly" t_mmap
 
 t_no_leak() {
 	expect_no_new_leak
 }
-
-cases=(
-	"fail-nth and kmemleak set up, a baseline scan before knc loads|t_setup"
-	"each allocation of loading the modules fails cleanly, then they count|t_load"
-	"each allocation of a CPU coming online under CPU-wide events fails cleanly|t_online"
-	"each allocation of perf_event_open() of a counting, sampling, group and SPFLT event fails cleanly|t_open"
-	"each allocation of a sampling event's mmap fails cleanly|t_mmap"
-	"kmemleak: nothing new of knc's or perf's after the sweeps|t_no_leak"
-)
+case_add "kmemleak: nothing new of knc's or perf's after the sweeps" t_no_leak
 
 perf_throttle_off
 run_cases "$@"

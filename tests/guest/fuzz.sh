@@ -86,11 +86,13 @@ t_fuzz_without_knc() {
 	fi
 	fuzz_root_and_user
 }
+case_add "fuzzer baseline without knc, as root and as a user: the kernel log stays clean" t_fuzz_without_knc
 
 # the debug kernel's kmemleak: what leaked before knc is not knc's
 t_kmemleak_baseline() {
 	kmemleak_baseline
 }
+[ ! -e $KMEMLEAK ] || case_add "kmemleak: a baseline scan before knc loads" t_kmemleak_baseline
 
 t_fuzz() {
 	local out
@@ -109,14 +111,11 @@ t_fuzz() {
 	pstat "$out" -a -e knc/data_read_miss/ -- "$KNC_SIM" inject data_read_miss 1234 >/dev/null
 	expect_eq "CPU-wide count after fuzzing" 1234 "$(count_of "$out" knc/data_read_miss/)"
 }
+case_add "fuzzer with knc, as root and as a user: no kernel report, counts exact after" t_fuzz
 
 t_no_leak_after_fuzzing() {
 	expect_no_new_leak
 }
-
-cases=("fuzzer baseline without knc, as root and as a user: the kernel log stays clean|t_fuzz_without_knc")
-[ ! -e $KMEMLEAK ] || cases+=("kmemleak: a baseline scan before knc loads|t_kmemleak_baseline")
-cases+=("fuzzer with knc, as root and as a user: no kernel report, counts exact after|t_fuzz")
-[ ! -e $KMEMLEAK ] || cases+=("kmemleak: nothing new of knc's or perf's after fuzzing|t_no_leak_after_fuzzing")
+[ ! -e $KMEMLEAK ] || case_add "kmemleak: nothing new of knc's or perf's after fuzzing" t_no_leak_after_fuzzing
 
 run_cases "$@"

@@ -42,6 +42,7 @@ t_cpu_pmu_is_knc() {
 	# Free the counter the watchdog holds: the checks want both.
 	echo 0 >/proc/sys/kernel/nmi_watchdog
 }
+case_add "the cpu PMU is Linux's KNC driver, on the model" t_cpu_pmu_is_knc
 
 t_counter0_exact() {
 	local out i
@@ -51,6 +52,7 @@ t_counter0_exact() {
 		expect_eq "run $i" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 	done
 }
+case_add "counter 0 counts the loop's user instructions exactly" t_counter0_exact
 
 # Two events: the second gets counter 1. Unpatched,
 # knc_pmu_enable_event() writes config_base + idx, and config_base already
@@ -71,6 +73,9 @@ t_counter1() {
 		[ "$wr1" -gt "$wr0" ] || fail "no write to MSR 0x2a seen"
 	fi
 }
+case_add "$(defect_or_fixed \
+	"defect: counter 1 never counts (its EvtSel write goes to MSR 0x2a)" \
+	"fixed: counter 1 counts the loop exactly, through its own EvtSel")" t_counter1
 
 t_rdpmc_from_user_space() {
 	local out
@@ -83,6 +88,7 @@ t_rdpmc_from_user_space() {
 		fail "rdpmc's count is not between 0 and read()'s"
 	expect_eq "rdpmc without the event" fault "$($RDPMC raw 0 || true)"
 }
+case_add "rdpmc from user space reads the model's counter" t_rdpmc_from_user_space
 
 # An event whose output goes to a cpu-clock event's buffer writes its
 # counter on that page, whose mm has no RDPMC allowed: unpatched, RDPMC
@@ -99,6 +105,9 @@ t_rdpmc_on_a_redirected_page() {
 			fail "expected a counter offered on the page and RDPMC faulting"
 	fi
 }
+case_add "$(defect_or_fixed \
+	"defect: a redirected event offers rdpmc on a page where it faults" \
+	"fixed: no rdpmc offered on a redirected event's page")" t_rdpmc_on_a_redirected_page
 
 t_injected_cache_event() {
 	local out
@@ -109,6 +118,7 @@ t_injected_cache_event() {
 	pstat "$out" -e r10cb -- "$MODEL" inject 0x10cb 777
 	expect_eq "raw r10cb" 777 "$(count_of "$out" r10cb)"
 }
+case_add "the cache map and raw events count injected events exactly" t_injected_cache_event
 
 t_generic_perf_stat() {
 	local out
@@ -117,6 +127,7 @@ t_generic_perf_stat() {
 	[ "$(count_of "$out" instructions)" -gt 0 ] 2>/dev/null ||
 		fail "no instructions in perf stat's default events"
 }
+case_add "perf stat with the default events counts" t_generic_perf_stat
 
 t_init_keeps_registers() {
 	msr_driver
@@ -133,6 +144,7 @@ t_init_keeps_registers() {
 	msr_rw 1 0x20 0
 	msr_rw 1 0x29 0
 }
+case_add "INIT (CPU offline and online) keeps the PMU registers" t_init_keeps_registers
 
 # The PMI masks the LVT performance entry (the APIC does so on delivery);
 # unpatched, knc_pmu_handle_irq() never unmasks it. Only x86_pmu_enable()
@@ -154,12 +166,16 @@ t_pmis_of_a_sampled_loop() {
 		[ $((lost1 - lost0)) -gt 0 ] || fail "the model saw no PMI lost to a masked LVT entry"
 	fi
 }
+case_add "$(defect_or_fixed \
+	"defect: PMIs lost, the handler leaves the LVT entry masked" \
+	"fixed: perf record -c 100000 gets all 20 PMIs of the loop, none lost")" t_pmis_of_a_sampled_loop
 
 t_bad_attr_table() {
 	# The x86 column of the bad-input table (Documentation/knc-pmu.rst):
 	# what the core PMU answers for the same attrs, as PERF_TYPE_RAW.
 	build/tests/badattr cpu
 }
+case_add "bad perf_event_attrs get the errnos of the table's x86 column" t_bad_attr_table
 
 t_papi_instructions() {
 	local out c i prev=
@@ -175,6 +191,7 @@ t_papi_instructions() {
 		prev=$c
 	done
 }
+case_add "Debian's PAPI counts a loop's instructions on the model, the same each run" t_papi_instructions
 
 # papi_tot OUT EVENT: the count papi_command_line printed for EVENT
 papi_tot() {
@@ -200,6 +217,9 @@ t_papi_tot_ins_tot_cyc() {
 		expect_eq "PAPI_TOT_CYC (counter 1)" 0 "$cyc"
 	fi
 }
+case_add "$(defect_or_fixed \
+	"defect: PAPI_TOT_INS and PAPI_TOT_CYC together: the second, on counter 1, reads 0" \
+	"fixed: PAPI counts PAPI_TOT_INS and PAPI_TOT_CYC together")" t_papi_tot_ins_tot_cyc
 
 # perf 6.12 built from the vendor events series (make perf-6.12-events)
 # finds the knightscorner tables by the CPUID alone: no PERF_CPUID, no knc
@@ -211,6 +231,7 @@ PERF612=build/perf-6.12-events/perf
 t_perf612_lists_the_series() {
 	env -u PERF_CPUID -u SYSFS_PATH tests/host/perf-events-list.py "$PERF612"
 }
+case_add "perf 6.12 with the vendor events series lists every knc event and metric" t_perf612_lists_the_series user
 
 # A few by hand, as a user reads them.
 t_perf612_list_by_hand() {
@@ -226,6 +247,7 @@ t_perf612_list_by_hand() {
 		fail "knc_ipc not listed with its description"
 	rm -f "$out"
 }
+case_add "perf 6.12 list: l2_read_miss, the vpu topic, knc_ipc, with descriptions" t_perf612_list_by_hand user
 
 # A JSON event counts through Linux's driver: instructions_executed:u of
 # the loop is exact (on counter 0: the watchdog's counter freed).
@@ -239,32 +261,7 @@ t_perf612_json_event_counts() {
 		"$(awk -F, '$3 ~ /instructions_executed/ { print $1 }' "$out")"
 	rm -f "$out"
 }
-
-cases=(
-	"the cpu PMU is Linux's KNC driver, on the model|t_cpu_pmu_is_knc"
-	"counter 0 counts the loop's user instructions exactly|t_counter0_exact"
-	"$(defect_or_fixed \
-		"defect: counter 1 never counts (its EvtSel write goes to MSR 0x2a)|t_counter1" \
-		"fixed: counter 1 counts the loop exactly, through its own EvtSel|t_counter1")"
-	"rdpmc from user space reads the model's counter|t_rdpmc_from_user_space"
-	"$(defect_or_fixed \
-		"defect: a redirected event offers rdpmc on a page where it faults|t_rdpmc_on_a_redirected_page" \
-		"fixed: no rdpmc offered on a redirected event's page|t_rdpmc_on_a_redirected_page")"
-	"the cache map and raw events count injected events exactly|t_injected_cache_event"
-	"perf stat with the default events counts|t_generic_perf_stat"
-	"INIT (CPU offline and online) keeps the PMU registers|t_init_keeps_registers"
-	"$(defect_or_fixed \
-		"defect: PMIs lost, the handler leaves the LVT entry masked|t_pmis_of_a_sampled_loop" \
-		"fixed: perf record -c 100000 gets all 20 PMIs of the loop, none lost|t_pmis_of_a_sampled_loop")"
-	"bad perf_event_attrs get the errnos of the table's x86 column|t_bad_attr_table"
-	"Debian's PAPI counts a loop's instructions on the model, the same each run|t_papi_instructions"
-	"$(defect_or_fixed \
-		"defect: PAPI_TOT_INS and PAPI_TOT_CYC together: the second, on counter 1, reads 0|t_papi_tot_ins_tot_cyc" \
-		"fixed: PAPI counts PAPI_TOT_INS and PAPI_TOT_CYC together|t_papi_tot_ins_tot_cyc")"
-	"perf 6.12 with the vendor events series lists every knc event and metric|t_perf612_lists_the_series|user"
-	"perf 6.12 list: l2_read_miss, the vpu topic, knc_ipc, with descriptions|t_perf612_list_by_hand|user"
-	"perf 6.12 stat -e instructions_executed:u counts the loop exactly|t_perf612_json_event_counts|user"
-)
+case_add "perf 6.12 stat -e instructions_executed:u counts the loop exactly" t_perf612_json_event_counts user
 
 perf_throttle_off
 run_cases "$@"

@@ -64,6 +64,7 @@ t_linux_driver_owns_the_pmu() {
 	[ -d /sys/bus/event_source/devices/cpu ] || fail "no cpu PMU"
 	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
 }
+case_add "Linux's KNC driver drives the model at boot; the NMI watchdog runs" t_linux_driver_owns_the_pmu x86
 
 # knc_pmu.ko takes the counters at its first event and gives them back
 # after its last, as the x86 core does: loaded, it takes nothing.
@@ -83,6 +84,7 @@ t_busy_with_watchdog() {
 	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
 	rmmod knc_pmu
 }
+case_add "knc_pmu.ko loads beside the NMI watchdog; its events get EBUSY, and a log line says how to free the counters" t_busy_with_watchdog x86
 
 t_probe_passes() {
 	echo 0 >/proc/sys/kernel/nmi_watchdog
@@ -91,6 +93,7 @@ t_probe_passes() {
 		fail "the module did not pick the native backend"
 	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
 }
+case_add "with the watchdog off the probe passes: the counters keep their values" t_probe_passes x86
 
 # expect_busy_beside HOLDER EVENT ERE: while a perf stat -a counts HOLDER,
 # EVENT gets EBUSY, and knc_pmu's last kernel log line matches ERE
@@ -133,6 +136,7 @@ t_cpu_pmu_busy_while_loaded() {
 	pstat "$out" -a -e knc/l2_read_miss/ -- "$MODEL" inject l2_read_miss 1234 --any
 	expect_eq "knc's, after" 1234 "$(count_of "$out" knc/l2_read_miss/)"
 }
+case_add "loaded and idle, knc_pmu.ko leaves the counters to the cpu PMU; while one PMU has events the other gets EBUSY" t_cpu_pmu_busy_while_loaded x86
 
 t_reload_count_exact() {
 	local i out
@@ -144,6 +148,7 @@ t_reload_count_exact() {
 		expect_eq "cycle $i" $((1000 + i)) "$(count_of "$out" knc/l2_read_miss/)"
 	done
 }
+case_add "unload, load and count injected events exactly, 3 times" t_reload_count_exact register
 
 t_watchdog_back_after_unload() {
 	local out
@@ -155,6 +160,7 @@ t_watchdog_back_after_unload() {
 	pstat "$out" -e instructions:u -- $LOOP
 	expect_eq "cpu's instructions:u" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 }
+case_add "after unload the cpu PMU and the watchdog have the counters back" t_watchdog_back_after_unload x86
 
 # knc_model_test.ko checks the model in ring 0 at load (insmod fails with
 # EIO when a check fails) and says what it saw in the kernel log, which
@@ -183,6 +189,7 @@ t_pmi_before_interrupt_or_fault() {
 		echo "$log" | grep "knc_model_test: ok $c:" || fail "no result of $c"
 	done
 }
+case_add "a PMI comes right after its instruction, before a due interrupt or the next one's fault" t_pmi_before_interrupt_or_fault
 
 # The conformance rules of knc_model_test.c (Documentation's table): each
 # one with a ring-0 check passes; the ones without say so, or name the
@@ -201,6 +208,7 @@ t_conformance_rules() {
 		[ -x "$fn" ] || fail "no host test $fn"
 	done
 }
+case_add "in ring 0 the model follows every rule of the conformance table (reserved bits, absent MSRs, the PMI latch, RDPMC)" t_conformance_rules
 
 # Tables 1-5 and 1-6: an encoding they do not define, or an L2 event
 # (counter 0 only) on counter 1, counts nothing; l2_read_miss on counter
@@ -235,6 +243,7 @@ t_undefined_encodings_count_nothing() {
 	expect_eq "l2_read_miss on counter 1" 0 "$c1"
 	expect_eq "l2_read_miss on counter 0" 1000 "$l2"
 }
+case_add "an undefined encoding, or an L2 event on counter 1, counts nothing" t_undefined_encodings_count_nothing
 
 # The x86 core zeroes, once per CPU, each counter its cpu PMU has used
 # when it first switches to a task that may use RDPMC (perf record maps
@@ -255,6 +264,7 @@ t_dirty_counters_cleared_at_load() {
 		fail "CPU 1's user instructions: $n (the loop alone: $LOOP_INSNS)"
 	rmmod knc_pmu
 }
+case_add "the cpu PMU's used counters are cleared as knc takes them, not under a live knc event" t_dirty_counters_cleared_at_load x86
 
 # One task, one perf_hw_context (6.1): made by the cpu PMU, then used by knc.
 t_shared_hw_context() {
@@ -280,6 +290,7 @@ t_shared_hw_context() {
 	[ "$n" -ge $lo ] && [ "$n" -le $hi ] || fail "knc count $n in a group with task-clock"
 	[ "$(awk '$1 == "group" { print $3 }' $out)" -gt 0 ] || fail "task-clock did not count"
 }
+case_add "in a task's hw context made by cpu, knc counts alone and beside task-clock" t_shared_hw_context ctx
 
 # Back and forth: each PMU counts exactly right after the other let go.
 t_handover_back_and_forth() {
@@ -293,6 +304,7 @@ t_handover_back_and_forth() {
 		expect_eq "cpu, round $i" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 	done
 }
+case_add "the counters go back and forth between knc and the cpu PMU, each counting exactly" t_handover_back_and_forth x86
 
 # Many tasks open events on both PMUs at once: every open succeeds or
 # gets EBUSY, never anything else, each PMU gets its turns, and both count
@@ -322,6 +334,7 @@ t_many_openers_on_both_pmus() {
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "knc's, after" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
+case_add "many tasks opening events on both PMUs at once get each an event or EBUSY" t_many_openers_on_both_pmus x86
 
 # --- real execution --------------------------------------------------------
 
@@ -345,6 +358,7 @@ t_exact_user_instructions() {
 	[ "$(count_of "$out" knc/instructions_executed/k)" -gt 0 ] ||
 		fail "exec and exit ran no kernel instructions?"
 }
+case_add "perf stat counts the loop's user instructions exactly" t_exact_user_instructions
 
 t_record_user_instructions() {
 	local d=/tmp/model-rec1.data pmi0 pmi1 lost0 lost1
@@ -365,6 +379,7 @@ t_record_user_instructions() {
 	expect_eq "LVT performance entry, CPU 0" 0x400 "$(model_field 0 lvtpc)"
 	expect_eq "LVT performance entry, CPU 1" 0x400 "$(model_field 1 lvtpc)"
 }
+case_add "perf record -c 100000 samples the loop 20 times at the next instruction" t_record_user_instructions sample
 
 t_per_task_isolation() {
 	local out bg
@@ -380,6 +395,7 @@ t_per_task_isolation() {
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "own instructions only" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
+case_add "a per-task event counts its own instructions only" t_per_task_isolation ctx
 
 # spflt=1: the counter counts while USER_PREF is set, which the program
 # sets and clears with SPFLT (on the model, its CPUID stand-in).
@@ -425,6 +441,7 @@ t_spflt_region() {
 		fail "the other task's plain event should count its loop"
 	expect_eq "the sleeper's region" 2000006 "$(count_of "$a" knc/instructions_executed,spflt=1/u)"
 }
+case_add "spflt=1 counts exactly the instructions of the task's marked region" t_spflt_region ctx
 
 t_cycles_follow_the_clock() {
 	local out c tc
@@ -439,6 +456,7 @@ t_cycles_follow_the_clock() {
 	[ $((c * 100)) -gt $((tc * 105)) ] || fail "too few cycles for 1.1 GHz"
 	[ $((c * 100)) -lt $((tc * 115)) ] || fail "too many cycles for 1.1 GHz"
 }
+case_add "cycles follow the virtual clock at 1.1 GHz" t_cycles_follow_the_clock
 
 t_sleep_counts_no_cycles() {
 	local out u
@@ -451,6 +469,10 @@ t_sleep_counts_no_cycles() {
 	echo "user cycles of sleep 1: $u (1 s would be 1100000000)"
 	[ "$u" -lt 550000000 ] || fail "a sleeping task counted $u user cycles"
 }
+case_add "a sleeping task counts almost no user cycles" t_sleep_counts_no_cycles ctx
+
+# The exact-counting cases both PMUs share (lib/counting.sh) run here.
+cases+=("${COUNTING_CASES[@]}")
 
 # --- injected events, as in the simulator's suite ---------------------------
 
@@ -461,12 +483,14 @@ t_record_injected_exact() {
 	! perf report -i $d --stats | grep -E "LOST|THROTTLE" || fail "lost or throttled samples"
 	expect_eq "distinct pid/tid" 1 "$(perf script -i $d -F pid,tid | sort -u | wc -l)"
 }
+case_add "perf record -c 1000 records exactly 1000 samples of injected events" t_record_injected_exact
 
 t_two_overflows_one_pmi() {
 	local d=/tmp/model-rec3.data
 	perf record -o $d -e knc/data_read/,knc/data_read/ -c 1000 -- "$MODEL" inject data_read 100000
 	expect_eq "samples" 200 "$(nsamples $d)"
 }
+case_add "two overflows at once are both delivered" t_two_overflows_one_pmi
 
 t_generic_aliases_record() {
 	local d=/tmp/model-rec4.data out top
@@ -481,6 +505,7 @@ t_generic_aliases_record() {
 	expect_eq "hottest function" knc_hot "$top"
 	expect_pmis_serviced
 }
+case_add "knc/cycles/ and knc/instructions/ count and sample the hot function" t_generic_aliases_record
 
 t_bad_input_rejected() {
 	local msr out
@@ -509,6 +534,7 @@ t_bad_input_rejected() {
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "after bad input" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
+case_add "bad MSR writes fault and bad monitor input is refused; counting goes on" t_bad_input_rejected
 
 # leave_values CPU: values in CPU's PMU, as firmware, a kexec'd kernel or
 # another driver might leave them
@@ -556,6 +582,7 @@ t_online_resets_the_pmu() {
 	pkill -P $holder -x sleep
 	wait $holder
 }
+case_add "knc resets every CPU's PMU as it takes the counters, and a CPU that comes online while it holds them" t_online_resets_the_pmu hotplug
 
 t_rdpmc_self_monitoring() {
 	local out type
@@ -573,6 +600,7 @@ t_rdpmc_self_monitoring() {
 		fail "rdpmc's count is not read()'s"
 	expect_eq "rdpmc 0 after" fault "$($RDPMC raw 0 || true)"
 }
+case_add "rdpmc from user space through the mmap page, CR4.PCE only while mapped" t_rdpmc_self_monitoring x86
 
 t_rdpmc_not_on_a_redirected_page() {
 	local out
@@ -583,6 +611,7 @@ t_rdpmc_not_on_a_redirected_page() {
 		fail "RDPMC through the page faulted: $out"
 	expect_eq "the redirected event's page" "cap_user_rdpmc=1 index=0 rdpmc=none" "$out"
 }
+case_add "no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)" t_rdpmc_not_on_a_redirected_page core
 
 t_register_accesses() {
 	local table
@@ -591,6 +620,7 @@ t_register_accesses() {
 	echo "$table"
 	acc_expect "$table"
 }
+case_add "register accesses per switch, read, open and PMI are the hardware minimum" t_register_accesses ctx
 
 t_debugfs_regs() {
 	local regs=/tmp/knc-regs cpu holder
@@ -620,6 +650,7 @@ t_debugfs_regs() {
 	expect_eq "CPU 0's EvtSels after the last event" "0x0 0x0" \
 		"$(model_field 0 evtsel0) $(model_field 0 evtsel1)"
 }
+case_add "debugfs knc_pmu/regs shows each CPU's registers, decoded" t_debugfs_regs
 
 # --- thread count mode -------------------------------------------------------
 # EvtSel bit 21, the format term any: a counter also counts the events of
@@ -734,6 +765,7 @@ t_any_thread_mode() {
 	[ $((a0 > p0 ? a0 - p0 : p0 - a0)) -lt $((c1 / 2)) ] ||
 		fail "CPU 0's any counter: $((a0 - p0)) cycles more than its plain one"
 }
+case_add "any (EvtSel bit 21) counts the sibling's instructions and injected events exactly, under its own SPFLT; cycles stay its own" t_any_thread_mode
 
 # An overflow that CPU 1's instructions cause on CPU 0's any counter is
 # found by the model's periodic look (every ms) while CPU 0 idles: a sample
@@ -764,6 +796,7 @@ t_any_overflow_pmi() {
 	[ "$n" -ge 1 ] || fail "no sample while CPU 1's loop ran"
 	expect_pmis_serviced
 }
+case_add "an any counter's overflow from the sibling's instructions interrupts an idle CPU" t_any_overflow_pmi
 
 t_pinned_after_per_task_use() {
 	local out
@@ -773,41 +806,7 @@ t_pinned_after_per_task_use() {
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "per-task count after a reload" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
-
-cases=(
-	"Linux's KNC driver drives the model at boot; the NMI watchdog runs|t_linux_driver_owns_the_pmu|x86"
-	"knc_pmu.ko loads beside the NMI watchdog; its events get EBUSY, and a log line says how to free the counters|t_busy_with_watchdog|x86"
-	"with the watchdog off the probe passes: the counters keep their values|t_probe_passes|x86"
-	"loaded and idle, knc_pmu.ko leaves the counters to the cpu PMU; while one PMU has events the other gets EBUSY|t_cpu_pmu_busy_while_loaded|x86"
-	"unload, load and count injected events exactly, 3 times|t_reload_count_exact|register"
-	"after unload the cpu PMU and the watchdog have the counters back|t_watchdog_back_after_unload|x86"
-	"a PMI comes right after its instruction, before a due interrupt or the next one's fault|t_pmi_before_interrupt_or_fault"
-	"in ring 0 the model follows every rule of the conformance table (reserved bits, absent MSRs, the PMI latch, RDPMC)|t_conformance_rules"
-	"an undefined encoding, or an L2 event on counter 1, counts nothing|t_undefined_encodings_count_nothing"
-	"the cpu PMU's used counters are cleared as knc takes them, not under a live knc event|t_dirty_counters_cleared_at_load|x86"
-	"in a task's hw context made by cpu, knc counts alone and beside task-clock|t_shared_hw_context|ctx"
-	"the counters go back and forth between knc and the cpu PMU, each counting exactly|t_handover_back_and_forth|x86"
-	"many tasks opening events on both PMUs at once get each an event or EBUSY|t_many_openers_on_both_pmus|x86"
-	"perf stat counts the loop's user instructions exactly|t_exact_user_instructions"
-	"perf record -c 100000 samples the loop 20 times at the next instruction|t_record_user_instructions|sample"
-	"a per-task event counts its own instructions only|t_per_task_isolation|ctx"
-	"spflt=1 counts exactly the instructions of the task's marked region|t_spflt_region|ctx"
-	"cycles follow the virtual clock at 1.1 GHz|t_cycles_follow_the_clock"
-	"a sleeping task counts almost no user cycles|t_sleep_counts_no_cycles|ctx"
-	"${COUNTING_CASES[@]}"
-	"perf record -c 1000 records exactly 1000 samples of injected events|t_record_injected_exact"
-	"two overflows at once are both delivered|t_two_overflows_one_pmi"
-	"knc/cycles/ and knc/instructions/ count and sample the hot function|t_generic_aliases_record"
-	"bad MSR writes fault and bad monitor input is refused; counting goes on|t_bad_input_rejected"
-	"knc resets every CPU's PMU as it takes the counters, and a CPU that comes online while it holds them|t_online_resets_the_pmu|hotplug"
-	"rdpmc from user space through the mmap page, CR4.PCE only while mapped|t_rdpmc_self_monitoring|x86"
-	"no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)|t_rdpmc_not_on_a_redirected_page|core"
-	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses|ctx"
-	"debugfs knc_pmu/regs shows each CPU's registers, decoded|t_debugfs_regs"
-	"any (EvtSel bit 21) counts the sibling's instructions and injected events exactly, under its own SPFLT; cycles stay its own|t_any_thread_mode"
-	"an any counter's overflow from the sibling's instructions interrupts an idle CPU|t_any_overflow_pmi"
-	"after per-task use 6.1 pins the module, 6.2+ unloads and reloads it|t_pinned_after_per_task_use|unload"
-)
+case_add "after per-task use 6.1 pins the module, 6.2+ unloads and reloads it" t_pinned_after_per_task_use unload
 
 perf_throttle_off
 run_cases "$@"

@@ -42,6 +42,7 @@ t_core_alone_without_knc() {
 		fail "no dmesg line naming the missing symbol"
 	knc_load
 }
+case_add "knc_pmu.ko alone loads without a PMU; knc_sim.ko registers one" t_core_alone_without_knc register
 
 # modprobe resolves knc_sim's dependency on knc_pmu (modules installed in a
 # scratch tree, as make install or DKMS would put them in /lib/modules).
@@ -70,6 +71,7 @@ t_modprobe_sim() {
 	cp "$KNC_KO" "$KNC_SIM_KO" "$root/lib/modules/$(uname -r)/extra/"
 	modprobe_from "$root"
 }
+case_add "modprobe knc_sim loads knc_pmu first; modprobe -r removes both" t_modprobe_sim
 
 # What tests/host/dkms.t (make module-debug on the debug kernel) had dkms
 # build and install for this kernel.
@@ -82,6 +84,7 @@ t_dkms_modprobe() {
 		fail "no DKMS install for $(uname -r) (tests/host/dkms.t makes it)"
 	modprobe_from "$root"
 }
+case_add "the modules DKMS built and installed load with modprobe" t_dkms_modprobe build
 
 # stress.sh loads and unloads 100 times; here each load also counts.
 t_load_count_unload() {
@@ -97,6 +100,7 @@ t_load_count_unload() {
 	warn1=$(dmesg | grep -c -E "WARNING:|BUG:|Oops" || true)
 	expect_eq "kernel warnings" "$warn0" "$warn1"
 }
+case_add "load, count, unload 5 times without a warning" t_load_count_unload register
 
 t_rmmod_refused_with_events_open() {
 	local pid i
@@ -117,6 +121,7 @@ t_rmmod_refused_with_events_open() {
 	knc_unload
 	knc_load
 }
+case_add "rmmod of either module is refused while an event is open" t_rmmod_refused_with_events_open unload
 
 t_sampling_forced_off() {
 	local out
@@ -136,6 +141,7 @@ t_sampling_forced_off() {
 	knc_unload
 	knc_load
 }
+case_add "with sampling=0 counting works and perf record fails cleanly" t_sampling_forced_off
 
 t_bad_module_params() {
 	local p out
@@ -168,6 +174,7 @@ t_bad_module_params() {
 	knc_unload
 	knc_load
 }
+case_add "bad module parameters fail the load; unknown ones are ignored, logged" t_bad_module_params
 
 # --- sysfs and perf list ---------------------------------------------------
 
@@ -182,6 +189,7 @@ t_sysfs_format() {
 	expect_eq "format files" 7 "$(ls $KNC_SYSFS/format | wc -l)"
 	[ ! -e $KNC_SYSFS/cpumask ] || fail "cpumask file present: perf would treat knc as uncore"
 }
+case_add "sysfs format matches the EvtSel layout, no cpumask" t_sysfs_format
 
 t_sysfs_aliases_match_json() {
 	local name val n=0
@@ -191,6 +199,7 @@ t_sysfs_aliases_match_json() {
 	done < <(python3 tools/knc/gen-events.py --expect-sysfs)
 	expect_eq "alias count" "$n" "$(ls $KNC_SYSFS/events | wc -l)"
 }
+case_add "sysfs aliases match the JSON table" t_sysfs_aliases_match_json user
 
 t_perf_list_all_events() {
 	local list ev n=0
@@ -201,6 +210,10 @@ t_perf_list_all_events() {
 	done
 	expect_eq "table events" 59 "$n"
 }
+case_add "perf list shows all 59 knc events" t_perf_list_all_events user
+
+# The exact-counting cases both PMUs share (lib/counting.sh) run here.
+cases+=("${COUNTING_CASES[@]}")
 
 # --- exact counting --------------------------------------------------------
 
@@ -217,6 +230,7 @@ t_group_of_counter0_events_einval() {
 	! perf stat -e '{knc/l2_read_miss/,knc/l2_write_hit/}' -- true 2>&1 ||
 		true
 }
+case_add "groups that cannot fit on the counters fail with EINVAL" t_group_of_counter0_events_einval ctx
 
 t_multiplexed_counter0_events() {
 	local out pct1 pct2 c1 c2
@@ -234,6 +248,7 @@ t_multiplexed_counter0_events() {
 	[ "$c1" -gt 150000 ] && [ "$c1" -lt 600000 ] || fail "l2_read_miss estimate off"
 	[ "$c2" -gt 150000 ] && [ "$c2" -lt 600000 ] || fail "l2_write_hit estimate off"
 }
+case_add "two counter-0 events are multiplexed and scaled" t_multiplexed_counter0_events ctx
 
 t_per_task_isolation() {
 	local out bg
@@ -246,6 +261,7 @@ t_per_task_isolation() {
 	wait "$bg" 2>/dev/null || true
 	expect_eq "own injections only" 500 "$(count_of "$out" knc/l2_read_miss/)"
 }
+case_add "a per-task event ignores other tasks' events" t_per_task_isolation ctx
 
 # knc_sim/spflt stands in for the SPFLT instruction: written by the shell
 # itself (a builtin echo), like the injections, it marks the shell's region.
@@ -284,6 +300,7 @@ t_spflt_region() {
 	expect_eq "the blocked task's region, after it" 250 "$(count_of "$a" knc/data_read,spflt=1/)"
 	expect_eq "SPFLT_CONTROL's counter bits left set" "" "$(sim_regs spflt | grep -v -x '0x0\|0x8000000000000000')"
 }
+case_add "spflt=1 counts only inside the task's marked region, across CPUs and sleeps" t_spflt_region ctx
 
 # The other thread of CPU 0's core (the suite boots with knc-vm --threads 2).
 cpu0_sibling() {
@@ -325,6 +342,7 @@ t_thread_count_mode() {
 	expect_eq "per task, this thread" 0 "$(count_of "$out" knc/data_read_miss/)"
 	expect_eq "per task, any thread" 4000 "$(count_of "$out" knc/data_read_miss,any/)"
 }
+case_add "any counts the events of both threads of the core, CPU-wide and per task" t_thread_count_mode ctx
 
 t_clock_model() {
 	local out u k tc
@@ -351,6 +369,7 @@ t_clock_model() {
 	# 0.43 s once. A second of cycles is the sleep itself.
 	[ $(( u + k )) -lt 1000000000 ] || fail "sleep 1 counted its second of sleep"
 }
+case_add "the clock model counts cycles at 1.1 GHz, mostly user" t_clock_model
 
 t_generic_events_without_core_pmu() {
 	local out d=/tmp/rec9.data top
@@ -385,6 +404,7 @@ t_generic_events_without_core_pmu() {
 	top=$(perf report -i $d --stdio --sort sym 2>/dev/null | awk '/%/ && !/^#/ { print $NF; exit }')
 	expect_eq "hottest function" knc_hot "$top"
 }
+case_add "without a core PMU, generic and raw events count on knc" t_generic_events_without_core_pmu core
 
 # --- bad input and unsupported requests ------------------------------------
 
@@ -404,6 +424,7 @@ t_bad_config_rejected() {
 	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 77 >/dev/null
 	expect_eq "count after errors" 77 "$(count_of "$out" knc/l2_read_miss/)"
 }
+case_add "reserved bits and undefined events are rejected" t_bad_config_rejected
 
 t_bad_debugfs_input() {
 	local d=/sys/kernel/debug/knc_sim in before knob val
@@ -437,6 +458,7 @@ t_bad_debugfs_input() {
 	echo 1100000000 >$d/clock_hz
 	expect_eq "counters after it all" "$before" "$(ctrs)"
 }
+case_add "malformed debugfs input fails with EINVAL or ERANGE and changes nothing" t_bad_debugfs_input
 
 # --- PAPI ------------------------------------------------------------------
 
@@ -460,6 +482,7 @@ t_papi_through_knc() {
 	expect_eq "a user, paranoid 2" "INSTRUCTIONS_EXECUTED 0" \
 		"$(LIBPFM_FORCE_PMU=knc $NOBODY build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000)"
 }
+case_add "Debian's PAPI counts knc events under perf_event_paranoid 2, says why not under 3" t_papi_through_knc user
 
 # --- the perf built with the KNC tables (make perf) ---------------------------
 
@@ -470,10 +493,12 @@ t_perf_list_descriptions_and_metrics() {
 	# It skips all (and exits 0) when perf was not built.
 	! grep -q '^1\.\.0 # SKIP' /tmp/perf-list.tap || fail "perf-list.t ran no case"
 }
+case_add "perf list (make perf) shows every event and metric, by topic and group" t_perf_list_descriptions_and_metrics user
 
 t_metrics_compute() {
 	tests/guest/progs/metrics.py
 }
+case_add "perf stat -M computes every metric from the live PMU" t_metrics_compute user
 
 t_alias_default_period() {
 	local d=/tmp/rec0.data
@@ -482,6 +507,7 @@ t_alias_default_period() {
 	expect_eq samples 10 "$(nsamples $d)"
 	expect_eq periods 10007 "$(perf script -i $d -F period | sort -u | tr -d ' ')"
 }
+case_add "perf record without -c uses the alias's default period" t_alias_default_period user
 
 # --- sampling ----------------------------------------------------------------
 
@@ -506,6 +532,7 @@ t_record_exact() {
 	expect_eq "distinct pid/tid" 1 "$(perf script -i $d -F pid,tid | sort -u | wc -l)"
 	expect_eq comm knc-sim "$(perf script -i $d -F comm | sort -u | tr -d ' ')"
 }
+case_add "perf record -c 1000 records exactly 1000 samples of the injector" t_record_exact sample
 
 t_record_two_events() {
 	local d=/tmp/rec2.data
@@ -514,6 +541,7 @@ t_record_two_events() {
 	expect_eq l2_read_miss 1000 "$(nsamples $d l2_read_miss)"
 	expect_eq data_read 500 "$(nsamples $d data_read)"
 }
+case_add "two sampling events at once are each exact" t_record_two_events
 
 t_record_freq_hot_function() {
 	local d=/tmp/rec3.data n ns top period want
@@ -548,6 +576,7 @@ t_record_freq_hot_function() {
 		[ $(( n * 1000000000 * 10 )) -lt $(( ns * 1000 * 11 )) ] || fail "too many samples"
 	done
 }
+case_add "perf record -F 1000 finds the hot function at the right rate" t_record_freq_hot_function sample
 
 t_record_sample_types() {
 	local d=/tmp/rec4.data out
@@ -574,6 +603,7 @@ t_record_sample_types() {
 	expect_eq "member count read" 4000 \
 		"$(( 16#$(perf report -D -i $d | awk '/group nr 2/ { getline; getline; print $5 }' | tr -d , | sort | tail -n 1) ))"
 }
+case_add "callchains, cpu, time, period and group read decode" t_record_sample_types sample
 
 t_overflow_signals() {
 	local out
@@ -584,6 +614,7 @@ t_overflow_signals() {
 	# Fewer overflows than the refresh allows: one signal each.
 	expect_eq "signals, 7 overflows" 7 "$(build/tests/ovfsig 0x10cb 1000 50 7500)"
 }
+case_add "overflow signals with IOC_REFRESH and IOC_PERIOD are exact" t_overflow_signals sample
 
 t_long_period_split() {
 	local d=/tmp/rec5.data
@@ -591,6 +622,7 @@ t_long_period_split() {
 	perf record -o $d -e knc/data_read/ -c $(( 1 << 40 )) -- "$KNC_SIM" inject data_read $(( 1 << 41 ))
 	expect_eq samples 2 "$(nsamples $d)"
 }
+case_add "periods beyond 2^39-1 are split" t_long_period_split
 
 t_two_overflows_one_pmi() {
 	local d=/tmp/rec6.data p0 p1
@@ -607,6 +639,7 @@ t_two_overflows_one_pmi() {
 	expect_eq "period 1001" 99 "$(nsamples $d 'period=1001')"
 	expect_eq "PMIs" 199 $((p1 - p0))
 }
+case_add "two overflows in one PMI and back to back are all delivered" t_two_overflows_one_pmi
 
 t_overflow_during_handler() {
 	local d=/tmp/rec8.data out
@@ -625,6 +658,7 @@ t_overflow_during_handler() {
 	"$KNC_SIM" race-events 0
 	expect_eq "count with events during the handler" 777777 "$(count_of "$out" knc/data_read/)"
 }
+case_add "an overflow while the PMI handler runs is not lost" t_overflow_during_handler
 
 t_storm_throttles() {
 	local d=/tmp/rec7.data out max
@@ -649,6 +683,7 @@ t_storm_throttles() {
 	expect_eq "count after the storm" 54321 "$(count_of "$out" knc/data_read/)"
 	perf_throttle_off
 }
+case_add "a PMI storm throttles and counting stays exact" t_storm_throttles sample
 
 t_pmi_time_lowers_rate() {
 	local d=/tmp/took.data rate msgs
@@ -675,6 +710,7 @@ t_pmi_time_lowers_rate() {
 		fail "no \"perf: interrupt took too long\" in the kernel log"
 	echo "# perf lowered perf_event_max_sample_rate to $rate"
 }
+case_add "PMIs report their time: perf lowers perf_event_max_sample_rate" t_pmi_time_lowers_rate sample
 
 t_no_rdpmc_on_the_simulator() {
 	local out
@@ -685,6 +721,7 @@ t_no_rdpmc_on_the_simulator() {
 	echo "$out"
 	echo "$out" | grep -q "cap_user_rdpmc=0 index=0 " || fail "the mmap page offers rdpmc"
 }
+case_add "the simulator offers no rdpmc in the mmap page" t_no_rdpmc_on_the_simulator
 
 # The simulator never waits with interrupts off. It times its own spans
 # (the clock's catch-up in its tick or before a register access, the PMI
@@ -733,6 +770,7 @@ t_irqoff_span() {
 	[ $((long * 20)) -le "$spans" ] || fail "$long of $spans spans exceeded 100 us (at most 5%)"
 	expect_pmis_serviced
 }
+case_add "the simulator's interrupts-off spans stay within 100 us" t_irqoff_span
 
 t_tracepoints() {
 	local d=/tmp/trace.data out
@@ -750,6 +788,7 @@ t_tracepoints() {
 	echo "$out" | grep -q -E 'knc:knc_counter_stop: +counter=[01] evtsel=0x1[0-9a-f]0000 value=0x' ||
 		fail "no decoded counter stop without EN"
 }
+case_add "tracepoints record each PMI and counter start and stop, decoded" t_tracepoints core
 
 t_paranoid_2_unprivileged() {
 	local pid evopen=/tmp/evopen-nobody
@@ -777,6 +816,7 @@ t_paranoid_2_unprivileged() {
 	expect_eq "paranoid 0, own task, any" EACCES "$($NOBODY $evopen -x kernel 0x2010cb)"
 	kill $pid
 }
+case_add "under perf_event_paranoid 2 a user counts only its own tasks' user mode" t_paranoid_2_unprivileged core
 
 t_register_accesses() {
 	local table
@@ -784,6 +824,7 @@ t_register_accesses() {
 	echo "$table"
 	acc_expect "$table"
 }
+case_add "register accesses per switch, read, open and PMI are the hardware minimum" t_register_accesses ctx
 
 # --- last: after per-task use, 6.1 pins the module; 6.2+ unloads it ------
 
@@ -800,49 +841,7 @@ t_pinned_after_per_task_use() {
 	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 4321
 	expect_eq "per-task count after a reload" 4321 "$(count_of "$out" knc/l2_read_miss/)"
 }
-
-cases=(
-	"knc_pmu.ko alone loads without a PMU; knc_sim.ko registers one|t_core_alone_without_knc|register"
-	"modprobe knc_sim loads knc_pmu first; modprobe -r removes both|t_modprobe_sim"
-	"the modules DKMS built and installed load with modprobe|t_dkms_modprobe|build"
-	"load, count, unload 5 times without a warning|t_load_count_unload|register"
-	"rmmod of either module is refused while an event is open|t_rmmod_refused_with_events_open|unload"
-	"with sampling=0 counting works and perf record fails cleanly|t_sampling_forced_off"
-	"bad module parameters fail the load; unknown ones are ignored, logged|t_bad_module_params"
-	"sysfs format matches the EvtSel layout, no cpumask|t_sysfs_format"
-	"sysfs aliases match the JSON table|t_sysfs_aliases_match_json|user"
-	"perf list shows all 59 knc events|t_perf_list_all_events|user"
-	"${COUNTING_CASES[@]}"
-	"groups that cannot fit on the counters fail with EINVAL|t_group_of_counter0_events_einval|ctx"
-	"two counter-0 events are multiplexed and scaled|t_multiplexed_counter0_events|ctx"
-	"a per-task event ignores other tasks' events|t_per_task_isolation|ctx"
-	"spflt=1 counts only inside the task's marked region, across CPUs and sleeps|t_spflt_region|ctx"
-	"any counts the events of both threads of the core, CPU-wide and per task|t_thread_count_mode|ctx"
-	"the clock model counts cycles at 1.1 GHz, mostly user|t_clock_model"
-	"without a core PMU, generic and raw events count on knc|t_generic_events_without_core_pmu|core"
-	"reserved bits and undefined events are rejected|t_bad_config_rejected"
-	"malformed debugfs input fails with EINVAL or ERANGE and changes nothing|t_bad_debugfs_input"
-	"Debian's PAPI counts knc events under perf_event_paranoid 2, says why not under 3|t_papi_through_knc|user"
-	"perf list (make perf) shows every event and metric, by topic and group|t_perf_list_descriptions_and_metrics|user"
-	"perf stat -M computes every metric from the live PMU|t_metrics_compute|user"
-	"perf record without -c uses the alias's default period|t_alias_default_period|user"
-	"perf record -c 1000 records exactly 1000 samples of the injector|t_record_exact|sample"
-	"two sampling events at once are each exact|t_record_two_events"
-	"perf record -F 1000 finds the hot function at the right rate|t_record_freq_hot_function|sample"
-	"callchains, cpu, time, period and group read decode|t_record_sample_types|sample"
-	"overflow signals with IOC_REFRESH and IOC_PERIOD are exact|t_overflow_signals|sample"
-	"periods beyond 2^39-1 are split|t_long_period_split"
-	"two overflows in one PMI and back to back are all delivered|t_two_overflows_one_pmi"
-	"an overflow while the PMI handler runs is not lost|t_overflow_during_handler"
-	"a PMI storm throttles and counting stays exact|t_storm_throttles|sample"
-	"PMIs report their time: perf lowers perf_event_max_sample_rate|t_pmi_time_lowers_rate|sample"
-	"the simulator offers no rdpmc in the mmap page|t_no_rdpmc_on_the_simulator"
-	"the simulator's interrupts-off spans stay within 100 us|t_irqoff_span"
-	"tracepoints record each PMI and counter start and stop, decoded|t_tracepoints|core"
-	"under perf_event_paranoid 2 a user counts only its own tasks' user mode|t_paranoid_2_unprivileged|core"
-	"register accesses per switch, read, open and PMI are the hardware minimum|t_register_accesses|ctx"
-	"after per-task use 6.1 pins the module, 6.2+ unloads and reloads it|t_pinned_after_per_task_use|unload"
-)
+case_add "after per-task use 6.1 pins the module, 6.2+ unloads and reloads it" t_pinned_after_per_task_use unload
 
 perf_throttle_off
 run_cases "$@"

@@ -32,6 +32,7 @@ t_kmemleak_baseline() {
 	kmemleak_baseline
 	knc_load
 }
+[ ! -e $KMEMLEAK ] || case_add "kmemleak: a baseline scan, knc unloaded" t_kmemleak_baseline
 
 t_load_unload_100() {
 	local i
@@ -54,6 +55,7 @@ t_load_unload_100() {
 	insmod "$KNC_SIM_KO"
 	expect_exact_after "200 loads"
 }
+case_add "100 load/unload cycles of each module, counts exact between" t_load_unload_100
 
 t_hotplug_loops_under_events() {
 	local out loop
@@ -72,6 +74,7 @@ t_hotplug_loops_under_events() {
 	expect_eq "per task" 255 "$(count_of "$out" knc/l2_read_miss/)"
 	expect_exact_after "hotplug"
 }
+case_add "CPU 1 offline/online 20 times under CPU-wide and per-task events" t_hotplug_loops_under_events
 
 t_sched_pipe_with_knc_events() {
 	local out secs=${KNC_STRESS_PIPE_S:-60} loops start ns
@@ -89,6 +92,7 @@ t_sched_pipe_with_knc_events() {
 	[ "$(count_of "$out" knc/cpu_clk_unhalted/)" -gt 0 ] || fail "no cycles"
 	expect_exact_after "sched pipe"
 }
+case_add "perf bench sched pipe with two knc events; counts exact after" t_sched_pipe_with_knc_events
 
 t_pmi_storm_every_cpu() {
 	local d=/tmp/stress-storm.data cmd="" cpu
@@ -107,20 +111,12 @@ t_pmi_storm_every_cpu() {
 	expect_eq "data_read samples" $((1000 * $(nproc))) "$(nsamples $d knc/data_read/)"
 	expect_exact_after "the storm"
 }
+case_add "PMI storm on both counters of every CPU at once: every sample arrives" t_pmi_storm_every_cpu
 
 t_no_leak_after_stress() {
 	expect_no_new_leak
 }
-
-cases=()
-[ ! -e $KMEMLEAK ] || cases+=("kmemleak: a baseline scan, knc unloaded|t_kmemleak_baseline")
-cases+=(
-	"100 load/unload cycles of each module, counts exact between|t_load_unload_100"
-	"CPU 1 offline/online 20 times under CPU-wide and per-task events|t_hotplug_loops_under_events"
-	"perf bench sched pipe with two knc events; counts exact after|t_sched_pipe_with_knc_events"
-	"PMI storm on both counters of every CPU at once: every sample arrives|t_pmi_storm_every_cpu"
-)
-[ ! -e $KMEMLEAK ] || cases+=("kmemleak: nothing new of knc's or perf's after the stress|t_no_leak_after_stress")
+[ ! -e $KMEMLEAK ] || case_add "kmemleak: nothing new of knc's or perf's after the stress" t_no_leak_after_stress
 
 perf_throttle_off
 run_cases "$@"

@@ -9,12 +9,18 @@
 # them, one per line.
 # shellcheck shell=bash
 
+# The cases of this file, in the order they run (case_add_to after each
+# function): run.sh and model.sh add them to their own list where they run.
+# shellcheck disable=SC2034 # the suites that source this file use it
+COUNTING_CASES=()
+
 t_exact_l2_read_miss() {
 	local out
 	out=$(mktemp)
 	pstat "$out" -e knc/l2_read_miss/ -- "$INJ" inject l2_read_miss 123456
 	expect_eq count 123456 "$(count_of "$out" knc/l2_read_miss/)"
 }
+case_add_to COUNTING_CASES "perf stat counts injected l2_read_miss exactly" t_exact_l2_read_miss ctx
 
 t_exact_every_event() {
 	local out a b i=0 want
@@ -39,6 +45,7 @@ t_exact_every_event() {
 	real_events on
 	expect_eq events 59 "$i"
 }
+case_add_to COUNTING_CASES "each of the 59 events counts its own injection exactly" t_exact_every_event user
 
 t_user_vs_kernel() {
 	local out
@@ -49,6 +56,7 @@ t_user_vs_kernel() {
 	expect_eq ":u" 100 "$(count_of "$out" knc/data_read/u)"
 	expect_eq ":k" 7 "$(count_of "$out" knc/data_read/k)"
 }
+case_add_to COUNTING_CASES ":u and :k count user and kernel injections apart" t_user_vs_kernel
 
 t_both_counters_exact() {
 	local out
@@ -58,6 +66,7 @@ t_both_counters_exact() {
 	expect_eq l2_read_miss 4242 "$(count_of "$out" knc/l2_read_miss/)"
 	expect_eq vpu_elements_active 999 "$(count_of "$out" knc/vpu_elements_active/)"
 }
+case_add_to COUNTING_CASES "two events on both counters are both exact" t_both_counters_exact
 
 t_beyond_40_bits() {
 	local out want=$(( (1 << 40) + 12345 )) pmi0 pmi1
@@ -70,6 +79,7 @@ t_beyond_40_bits() {
 	"$INJ" regs
 	expect_pmis_serviced
 }
+case_add_to COUNTING_CASES "a count beyond 2^40 is exact (PMI folds the wrap)" t_beyond_40_bits
 
 t_cmask_inv_edge() {
 	local out
@@ -86,6 +96,7 @@ t_cmask_inv_edge() {
 	expect_eq "cmask=3,inv" 50 "$(count_of "$out" knc/event=0x16,cmask=3,inv/)"
 	expect_eq "cmask=1,edge" 1 "$(count_of "$out" knc/event=0x16,cmask=1,edge/)"
 }
+case_add_to COUNTING_CASES "cmask, inv and edge select cycles" t_cmask_inv_edge
 
 t_cpu_wide_one_cpu() {
 	local out
@@ -94,6 +105,7 @@ t_cpu_wide_one_cpu() {
 		"taskset -c 1 $INJ inject l2_read_miss 500 && taskset -c 0 $INJ inject l2_read_miss 70"
 	expect_eq "CPU 1" 500 "$(count_of "$out" knc/l2_read_miss/)"
 }
+case_add_to COUNTING_CASES "perf stat -a -C 1 counts CPU 1 only" t_cpu_wide_one_cpu
 
 # Events survive another CPU going offline and online, and that CPU comes
 # back with its PMU reset and counting.
@@ -110,6 +122,7 @@ t_hotplug_other_cpu() {
 	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- taskset -c 1 "$INJ" inject l2_read_miss 77
 	expect_eq "CPU 1, back online" 77 "$(count_of "$out" knc/l2_read_miss/)"
 }
+case_add_to COUNTING_CASES "events survive CPU 1 going offline and online; it comes back counting" t_hotplug_other_cpu hotplug
 
 t_bad_attr_table() {
 	local out tap=/tmp/badattr.tap
@@ -128,17 +141,4 @@ t_bad_attr_table() {
 		"$(awk -F'\t' '$1 == "knc/data_read/" { print $3 }' "$out")"
 	expect_no_evtsel_enabled
 }
-
-# The cases above, as "name|function" lines for a suite's case list.
-# shellcheck disable=SC2034 # the suites that source this file use it
-COUNTING_CASES=(
-	"perf stat counts injected l2_read_miss exactly|t_exact_l2_read_miss|ctx"
-	"each of the 59 events counts its own injection exactly|t_exact_every_event|user"
-	":u and :k count user and kernel injections apart|t_user_vs_kernel"
-	"two events on both counters are both exact|t_both_counters_exact"
-	"a count beyond 2^40 is exact (PMI folds the wrap)|t_beyond_40_bits"
-	"cmask, inv and edge select cycles|t_cmask_inv_edge"
-	"perf stat -a -C 1 counts CPU 1 only|t_cpu_wide_one_cpu"
-	"events survive CPU 1 going offline and online; it comes back counting|t_hotplug_other_cpu|hotplug"
-	"every bad perf_event_attr gets the documented errno and changes nothing|t_bad_attr_table|core"
-)
+case_add_to COUNTING_CASES "every bad perf_event_attr gets the documented errno and changes nothing" t_bad_attr_table core

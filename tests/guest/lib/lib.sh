@@ -100,10 +100,30 @@ run_case() {
 	rm -f "$log"
 }
 
+# The suite's cases, in the order they run: case_add puts each in.
+cases=()
+
+# case_add NAME FUNCTION [WHY]: register the case FUNCTION, run under NAME
+# (WHY: see run_cases), as the suite's next case. A suite calls it right
+# after the case's function, so that a case's name, WHY and code read
+# together, and the order of the calls is the order the cases run in.
+case_add() {
+	case_add_to cases "$@"
+}
+
+# case_add_to ARRAY NAME FUNCTION [WHY]: case_add to another list, as a
+# library's cases (COUNTING_CASES), which its suites then add to cases
+# where those cases are to run
+case_add_to() {
+	local -n list=$1
+	list+=("$2|$3${4:+|$4}")
+}
+
 # run_cases [PATTERN]: run the entries of the array cases (those whose
 # name or function contains PATTERN), print TAP, and return non-zero if one
-# failed. An entry is "name|function" or "name|function|WHY": WHY names
-# what makes the case depend on the kernel it runs on, one of
+# failed. An entry is "name|function" or "name|function|WHY" (case_add
+# makes them): WHY names what makes the case depend on the kernel it runs
+# on, one of
 #   register  perf_pmu_register()/unregister() and the module life cycle
 #             (6.1's perf_hw_context "taken" flag, 6.2's per-PMU contexts)
 #   unload    the unload rules (6.1 pins a module after per-task use)
@@ -133,7 +153,6 @@ run_cases() {
 		echo "# KNC_KERNEL_CASES=1: only the cases that depend on the kernel, and user space's"
 	[ "${KNC_USER_CASES:-1}" != 0 ] ||
 		echo "# KNC_USER_CASES=0: not the cases of user space's side (they run on 6.12)"
-	# shellcheck disable=SC2154 # the suite sets cases
 	for c in "${cases[@]}"; do
 		name=${c%%|*}
 		rest=${c#*|}
