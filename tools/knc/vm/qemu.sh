@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# tools/knc/vm/qemu.sh, sourced by tools/knc/knc-vm: QEMU's command line.
+
+# choose_qemu: sets QEMU, the emulator (with --native the KNC PMU model's,
+# on TCG, with the KNC CPU).
+choose_qemu() {
+	QEMU="qemu-system-x86_64"
+	if ((native)); then
+		[[ -x $NATIVE_QEMU ]] ||
+			die "build/qemu/qemu-system-x86_64 is missing: run 'make qemu' (QEMU with the KNC PMU model)"
+		QEMU=$NATIVE_QEMU
+		[[ $accel == kvm ]] && die "--native needs TCG (the KNC PMU model is TCG's)"
+		accel=tcg
+		cpu=${cpu:-$NATIVE_CPU}
+	fi
+}
+
+# qemu_command: sets accel, cmdline (the kernel's) and qemu, QEMU's
+# command line for the run directory RUNDIR, and makes SOCKDIR, the
+# directory of the monitor channel's sockets.
+qemu_command() {
+	# Linux 6.12 patches its text (static keys, kprobes) with an int3 while
+	# other CPUs run; under QEMU 7.2's multi-threaded TCG another vCPU can then
+	# execute a stale int3 and the kernel dies with "Oops: int3" (seen without
+	# any module, from perf's own per-task static key). One TCG thread for all
+	# vCPUs does not race.
+	if [[ -z $tcg_thread ]]; then
+		tcg_thread=multi
+		[[ $kver == 6.1.* ]] || tcg_thread=single
+	fi
+	if [[ $accel == auto ]]; then
+		accel=tcg
+		if [[ -r /dev/kvm && -w /dev/kvm ]] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
+			accel=kvm
+		fi
+	fi
+	# shellcheck disable=SC2054
+	if [[ $accel == kvm ]]; then
+		accel_args=(-accel kvm -cpu "${cpu:-host}")
+	else
+		# Linux reads an Intel CPU's threads from CPUID leaf 0xb; the AMD
+		# look of TCG's max would show each thread as a core.
+		((threads > 1)) && cpu=${cpu:-max,vendor=GenuineIntel}
+		accel_args=(-accel "tcg,thread=$tcg_thread" -cpu "${cpu:-max}")
+	fi
+
+	# tsc=reliable: TCG derives every vCPU's TSC from one host clock, but its
+	# scheduling jitter fails the guest's TSC sync check; with the TSC marked
+	# unstable, sched_clock stalls within a tick and perf's sample timestamps
+	# (and its frequency-mode period estimate) go wrong.
+	cmdline="console=ttyS0,115200 loglevel=$( ((verbose)) && echo 7 || echo 4) panic=-1 tsc=reliable rdinit=/init"
+	cmdline+=" knc_vm_run=$RUNDIR knc_vm_repo=$REPO knc_vm_nonce=$nonce"
+	# The kernel log the run is judged by is read at its end (dmesg -s 4M):
+	# a ring of 4 MB keeps the whole of it where the debug kernel's 128 KB
+	# wrapped within ten minutes of fuzzing, and lost the boot's part.
+	cmdline+=" log_buf_len=4M"
+	# The NMI watchdog would hold a counter the module needs.
+	((native && load_module)) && cmdline+=" nmi_watchdog=0"
+	# A kernel tree (the debug kernel): its ACPI with KASAN spent 5 to 26 s
+	# of boot in QEMU's \_SB.PCI0._PRT, whose AML loop ACPICA aborts
+	# after 30 s (AE_AML_LOOP_TIMEOUT), as it did on a loaded host, and the
+	# guest hung. The PCI IRQs of its virtio device come from the BIOS's
+	# routing table instead.
+	if [[ -n $ktree ]]; then
+		cmdline+=" acpi=noirq"
+		((kmemleak)) || cmdline+=" kmemleak=off"
+	fi
+	[[ -z $append ]] || cmdline+=" $append"
+	# The monitor channel: the guest's ttyS1 <-> knc-vm-relay <-> QMP.  Unix
+	# socket paths are short-lived and must be short (108 bytes).
+	SOCKDIR=$(mktemp -d /tmp/knc-vm.XXXXXX)
+	# shellcheck disable=SC2054
+	qemu=("$QEMU" "${accel_args[@]}"
+		-smp "$smp,threads=$threads" -m "$mem"
+		-nodefaults -no-user-config -display none -no-reboot
+		-monitor none -serial "file:$SERIAL"
+		-chardev "socket,id=kncmon,path=$SOCKDIR/serial,server=on,wait=off"
+		-serial chardev:kncmon
+		-qmp "unix:$SOCKDIR/qmp,server=on,wait=off"
+		-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline"
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap)
+	# Debian's firmware, for a QEMU built from source
+	if ((native)); then
+		qemu+=(-L /usr/share/seabios -L /usr/share/qemu)
+	fi
+}
