@@ -79,9 +79,10 @@ skip() {
 }
 
 # run_case NAME FUNCTION: run one case, its output becomes TAP diagnostics.
-# With KNC_TIMES set, a "# time N s" line follows each result.
+# With KNC_TIMES set, a "# time N s, M processes" line follows each result.
 run_case() {
-	local name=$1 fn=$2 log status t0=$SECONDS
+	local name=$1 fn=$2 log status t0=$SECONDS f0
+	f0=$(forks)
 	log=$(mktemp)
 	tap_n=$((tap_n + 1))
 	# Not in an if: there bash would ignore set -e in the case's function.
@@ -96,7 +97,7 @@ run_case() {
 		tap_failed=$((tap_failed + 1))
 		sed 's/^/# /' "$log"
 	fi
-	[ -z "${KNC_TIMES:-}" ] || echo "# time $((SECONDS - t0)) s"
+	[ -z "${KNC_TIMES:-}" ] || echo "# time $((SECONDS - t0)) s, $(($(forks) - f0)) processes"
 	rm -f "$log"
 }
 
@@ -147,7 +148,8 @@ case_add_to() {
 # the same on any kernel. With KNC_KERNEL_CASES=1 (tests/run on 6.12) only
 # the cases with a WHY run; the debug kernel runs the others too.
 run_cases() {
-	local c name fn why rest
+	local c name fn why rest f0
+	f0=$(forks)
 	echo "TAP version 13"
 	[ "${KNC_KERNEL_CASES:-0}" != 1 ] ||
 		echo "# KNC_KERNEL_CASES=1: only the cases that depend on the kernel, and user space's"
@@ -170,8 +172,19 @@ run_cases() {
 		fi
 		run_case "$name" "$fn"
 	done
+	echo "# processes forked: $(($(forks) - f0))"
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
+}
+
+# forks: the processes forked since boot (/proc/stat). A guest's time goes
+# mostly to starting programs (each a good part of a second in a debug
+# guest under TCG): the count is the suites' machine-independent cost.
+forks() {
+	local k v
+	while read -r k v _; do
+		[ "$k" != processes ] || { echo "$v"; return 0; }
+	done </proc/stat
 }
 
 # Exact sample counts must not hang on perf's throttle. Under TCG an NMI
@@ -234,19 +247,37 @@ expect_eq() {
 
 # pstat OUT PERF-STAT-ARGS...: perf stat -x';' (event names hold commas);
 # OUT gets "event<TAB>value<TAB>pct" lines (a value may be "<not supported>").
+# pstat and count_of run no program but perf: in a debug guest under TCG a
+# program run costs a good part of a second, and the suites call them often.
 pstat() {
-	local out=$1 raw
+	local out=$1 raw=$1.raw line f semis lines=()
 	shift
-	raw=$(mktemp)
-	perf stat -x';' -o "$raw" "$@" || { cat "$raw"; rm -f "$raw"; return 1; }
-	awk -F';' '!/^#/ && NF > 3 { print $3 "\t" $1 "\t" $5 }' "$raw" >"$out"
-	cat "$raw"
+	perf stat -x';' -o "$raw" "$@" || {
+		[ ! -f "$raw" ] || mapfile -t lines <"$raw"
+		[ ${#lines[@]} -eq 0 ] || printf '%s\n' "${lines[@]}"
+		rm -f "$raw"
+		return 1
+	}
+	mapfile -t lines <"$raw"
 	rm -f "$raw"
+	for line in "${lines[@]}"; do
+		semis=${line//[^;]/}
+		[[ -n $line && $line != \#* && ${#semis} -ge 3 ]] || continue
+		IFS=';' read -r -a f <<<"$line"
+		printf '%s\t%s\t%s\n' "${f[2]:-}" "${f[0]:-}" "${f[4]:-}"
+	done >"$out"
+	[ ${#lines[@]} -eq 0 ] || printf '%s\n' "${lines[@]}"
 }
 
 # count_of OUT EVENT: the value perf reported for EVENT
 count_of() {
-	awk -F'\t' -v e="$2" '$1 == e { print $2 }' "$1"
+	local line rest
+	while IFS= read -r line; do
+		[ "${line%%$'\t'*}" = "$2" ] || continue
+		rest=${line#*$'\t'}
+		[ "$rest" != "$line" ] || rest=
+		echo "${rest%%$'\t'*}"
+	done <"$1"
 }
 
 inject() {
@@ -307,7 +338,16 @@ event_pairs() {
 
 # pmi_irqs: the PMI row of /proc/interrupts, summed over the CPUs
 pmi_irqs() {
-	awk '$1 == "PMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts
+	local w n s
+	while read -r -a w; do
+		[ "${w[0]:-}" = PMI: ] || continue
+		s=0
+		for n in "${w[@]:1}"; do
+			[[ $n =~ ^[0-9]+$ ]] || break
+			s=$((s + 10#$n))
+		done
+		echo "$s"
+	done </proc/interrupts
 }
 
 # kmemleak (the debug kernel's CONFIG_DEBUG_KMEMLEAK, scanning only when

@@ -39,13 +39,34 @@ expect_pmis_serviced() {
 	! "$MODEL" regs | grep -E -q "lvtpc 0x1[0-9a-f]{4}" || fail "an LVT entry was left masked"
 }
 
-# The model's PMU of vCPU $1: one field of `info knc-pmu`
+# The model's PMU of vCPU $1: one field of `info knc-pmu` (parsed in bash:
+# in a debug guest each program run costs a good part of a second)
 model_field() {
-	"$MODEL" regs | awk -v cpu="cpu $1:" -v f="$2" \
-		'index($0, cpu) == 1 { for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
+	local regs line w i
+	regs=$("$MODEL" regs)
+	while IFS= read -r line; do
+		[[ $line == "cpu $1:"* ]] || continue
+		read -r -a w <<<"$line"
+		for ((i = 0; i < ${#w[@]} - 1; i++)); do
+			[ "${w[i]}" != "$2" ] || { echo "${w[i + 1]}"; return 0; }
+		done
+	done <<<"$regs"
 }
 
 # model_sum FIELD: a field of `info knc-pmu`, summed over the vCPUs
 model_sum() {
-	"$MODEL" regs | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }'
+	local regs line w i s=0
+	regs=$("$MODEL" regs)
+	while IFS= read -r line; do
+		read -r -a w <<<"$line"
+		for ((i = 0; i < ${#w[@]} - 1; i++)); do
+			[ "${w[i]}" = "$1" ] || continue
+			if [[ ${w[i + 1]} =~ ^0[xX][0-9a-fA-F]+ ]]; then
+				s=$((s + BASH_REMATCH[0]))
+			elif [[ ${w[i + 1]} =~ ^[0-9]+ ]]; then
+				s=$((s + 10#${BASH_REMATCH[0]}))
+			fi
+		done
+	done <<<"$regs"
+	echo "$s"
 }
