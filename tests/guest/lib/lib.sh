@@ -296,15 +296,10 @@ msr_driver() {
 }
 
 # msr_rw CPU MSR [VALUE]: rdmsr (printed in hex) or wrmsr through the msr
-# driver, which uses the _safe accessors: a #GP is an error, not an oops.
+# driver, which uses the _safe accessors: a #GP is an error, not an oops
+# (build/tests/msr).
 msr_rw() {
-	local dev=/dev/cpu/$1/msr
-	if [ $# -eq 3 ]; then
-		printf "$(printf '%016x' "$3" | sed -E 's/(..)(..)(..)(..)(..)(..)(..)(..)/\\x\8\\x\7\\x\6\\x\5\\x\4\\x\3\\x\2\\x\1/')" |
-			dd of="$dev" bs=8 count=1 seek=$(($2)) oflag=seek_bytes status=none
-	else
-		printf '%#x\n' "0x$(dd if="$dev" bs=8 count=1 skip=$(($2)) iflag=skip_bytes status=none | od -An -tx8 | tr -d ' ')"
-	fi
+	build/tests/msr "$@"
 }
 
 # knc_load [KNC_PMU_PARAM...]: the core, then the simulated PMU
