@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # knc-vm guest init (PID 1), tools/knc/vm/init.sh, run by busybox sh.
 # Markers carry a per-run nonce so that CMD's output cannot fake them.
 /bin/busybox --install -s /bin
