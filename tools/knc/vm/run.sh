@@ -16,14 +16,15 @@ stop_qemu() {
 }
 # shellcheck disable=SC2317
 cleanup() {
-	[[ -n $SLEEP_PID ]] && kill "$SLEEP_PID" 2>/dev/null
-	[[ -n $QEMU_PID ]] && stop_qemu
-	# The relay ends by itself once QEMU is gone (set -e: a failed kill
-	# of a finished relay must not change knc-vm's status).
-	[[ -z $RELAY_PID ]] || kill "$RELAY_PID" 2>/dev/null || true
+	# Every step runs: under set -e a kill of a process that has already
+	# ended would leave the trap before the run directory is removed.
+	set +e
+	[[ -z $SLEEP_PID ]] || kill "$SLEEP_PID" 2>/dev/null
+	[[ -z $QEMU_PID ]] || stop_qemu
+	# The relay and the console reader end by themselves once QEMU is gone.
+	[[ -z $RELAY_PID ]] || kill "$RELAY_PID" 2>/dev/null
 	[[ -z $SOCKDIR ]] || rm -rf "$SOCKDIR"
-	# The console reader ends by itself once QEMU is gone.
-	[[ -n $STREAM_PID ]] && wait "$STREAM_PID" 2>/dev/null
+	[[ -z $STREAM_PID ]] || wait "$STREAM_PID" 2>/dev/null
 	rm -rf "$RUNDIR"
 }
 
