@@ -499,7 +499,9 @@ t_generic_aliases_record() {
 	out=$(mktemp)
 	pstat "$out" -e knc/cycles/u,knc/instructions/u -- $LOOP
 	expect_eq "knc/instructions/u" $LOOP_INSNS "$(count_of "$out" knc/instructions/u)"
-	[ "$(count_of "$out" knc/cycles/u)" -gt $LOOP_INSNS ] || fail "fewer cycles than instructions"
+	# The loop's cycles are its time on the virtual clock, which depends on
+	# how fast the host runs it (t_cycles_follow_the_clock checks the rate).
+	[ "$(count_of "$out" knc/cycles/u)" -gt 0 ] || fail "knc/cycles/u did not count"
 	perf record -o $d -e knc/cycles/ -c 1000000 -- build/tests/busy 0.5
 	top=$(perf report -i $d --stdio --sort sym 2>/dev/null | awk '/%/ && !/^#/ { print $NF; exit }')
 	expect_eq "hottest function" knc_hot "$top"
