@@ -20,16 +20,31 @@ leftovers() {
 		-name 'knc*' 2>/dev/null
 }
 
-t_install_builds() {
-	local d
-	d=/lib/modules/$(uname -r)/updates/dkms
-	[ -f "$DEB" ] || fail "no $DEB (make deb)"
-	[ -z "$(leftovers)" ] || fail "knc-pmu is on the system before the install: $(leftovers)"
+installed() {
+	dpkg-query -W -f='${Status}\n' knc-pmu-dkms 2>/dev/null | grep -q "install ok installed"
+}
+
+deb_install() {
 	# DKMS's postinst builds for the running kernel and for the newest in
 	# /boot: hide the others' configs (in the guest's overlay), so that a
 	# guest compiles under TCG for its own kernel only.
 	find /boot -maxdepth 1 -name 'config-*' ! -name "config-$(uname -r)" -delete
 	dpkg -i "$DEB" || fail "dpkg -i failed"
+}
+
+# Each case makes the package's state it starts from: a case run alone, or
+# after one that failed, does not depend on another's install or purge.
+need_installed() {
+	installed || deb_install
+}
+
+t_install_builds() {
+	local d
+	d=/lib/modules/$(uname -r)/updates/dkms
+	[ -f "$DEB" ] || fail "no $DEB (make deb)"
+	! installed || dpkg --purge knc-pmu-dkms
+	[ -z "$(leftovers)" ] || fail "knc-pmu is on the system before the install: $(leftovers)"
+	deb_install
 	dkms status -m knc-pmu -v "$VERSION" -k "$(uname -r)" | grep -q ': installed' ||
 		fail "dkms status does not show knc-pmu installed for $(uname -r)"
 	compgen -G "$d/knc_pmu.ko*" >/dev/null && compgen -G "$d/knc_sim.ko*" >/dev/null ||
@@ -39,6 +54,7 @@ case_add "dpkg -i: DKMS builds and installs knc_pmu and knc_sim for the running 
 
 t_modprobe_counts() {
 	local out
+	need_installed
 	out=$(mktemp)
 	modprobe knc_sim || fail "modprobe knc_sim failed"
 	[ -d /sys/module/knc_pmu ] || fail "knc_pmu was not loaded first"
@@ -52,6 +68,7 @@ t_modprobe_counts() {
 case_add "modprobe loads DKMS's modules and the simulated PMU counts exactly" t_modprobe_counts
 
 t_purge_leaves_nothing() {
+	need_installed
 	dpkg --purge knc-pmu-dkms || fail "dpkg --purge failed"
 	! dpkg-query -W -f='${Status}\n' knc-pmu-dkms 2>/dev/null | grep -q installed ||
 		fail "dpkg still lists knc-pmu-dkms"

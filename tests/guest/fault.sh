@@ -71,22 +71,8 @@ expect_unload_reload() {
 	expect_counts_exact
 }
 
-t_setup() {
-	local d
-	# Only fail-nth injects (probability stays 0), into every allocation
-	# a call makes, without a stack dump per fault.
-	for d in /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc; do
-		echo N >$d/ignore-gfp-wait
-		echo 0 >$d/verbose
-	done
-	echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
-	echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
-	# what the kernel leaked before knc came
-	kmemleak_baseline
-}
-case_add "fail-nth and kmemleak set up, a baseline scan before knc loads" t_setup
-
 t_load() {
+	knc_modules_unload
 	if [ $backend = sim ]; then
 		sweep load "$KNC_KO" knc_pmu
 		[ ! -e $KNC_SYSFS ] || fail "knc_pmu.ko alone registered a PMU on the simulator's CPU"
@@ -99,7 +85,7 @@ t_load() {
 	expect_counts_exact
 	expect_unload_reload
 }
-case_add "each allocation of loading the modules fails cleanly, then they count" t_load
+case_add --unloads "each allocation of loading the modules fails cleanly, then they count" t_load
 
 t_online() {
 	sweep online 1
@@ -108,9 +94,9 @@ t_online() {
 	expect_counts_exact
 	expect_unload_reload
 }
-case_add "each allocation of a CPU coming online under CPU-wide events fails cleanly" t_online
+case_add --unloads "each allocation of a CPU coming online under CPU-wide events fails cleanly" t_online
 
-# Per-task events from here on: Linux 6.1 keeps the owner pinned.
+# Per-task events: Linux 6.1 keeps the owner pinned.
 t_open() {
 	local l2 dr
 	l2=$(config_of l2_read_miss)
@@ -134,7 +120,19 @@ case_add "each allocation of a sampling event's mmap fails cleanly" t_mmap
 t_no_leak() {
 	expect_no_new_leak
 }
-case_add "kmemleak: nothing new of knc's or perf's after the sweeps" t_no_leak
+case_add --last "kmemleak: nothing new of knc's or perf's after the sweeps" t_no_leak
 
+# Before the cases: only fail-nth injects (probability stays 0), into every
+# allocation a call makes, without a stack dump per fault; kmemleak scans
+# what the kernel leaked before knc came. Then the baseline every case
+# starts from (lib.sh): the modules loaded.
+for d in /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc; do
+	echo N >$d/ignore-gfp-wait
+	echo 0 >$d/verbose
+done
+echo N >/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+echo 0 >/sys/kernel/debug/fail_page_alloc/min-order
+kmemleak_baseline || { echo "Bail out! no kmemleak (knc-vm --kmemleak)"; exit 1; }
+knc_modules_load || { echo "Bail out! the modules do not load"; exit 1; }
 perf_throttle_off
 run_cases "$@"

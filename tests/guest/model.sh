@@ -8,14 +8,18 @@
 # a counter; this suite loads knc_pmu.ko itself. Real execution counts
 # (executed instructions exactly, unhalted cycles from the virtual clock);
 # every other event is injected through QEMU's monitor (tools/knc/knc-model).
-# Prints TAP. As in run.sh, the CPU-wide and life-cycle cases come first:
-# on Linux 6.1 the first per-task event pins the module.
+# Prints TAP. Each case starts with knc_pmu.ko loaded and the watchdog off
+# (lib.sh's baseline); those that unload the module run first on Linux
+# 6.1, where the first per-task event pins it.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib/lib.sh
 . tests/guest/lib/qmodel.sh
 . tests/guest/lib/counting.sh
 . tests/guest/lib/accesses.sh
+
+# What a case needs of the boot, before this suite changed anything.
+read -r BOOT_NMI_WATCHDOG </proc/sys/kernel/nmi_watchdog
 
 RDPMC=build/tests/rdpmc
 WAITLOOP=build/tests/waitloop	# LOOP_INSNS once its read returns
@@ -62,7 +66,7 @@ t_linux_driver_owns_the_pmu() {
 	dmesg | grep -q "Performance Events: knc PMU driver" ||
 		fail "Linux's KNC driver did not find the PMU"
 	[ -d /sys/bus/event_source/devices/cpu ] || fail "no cpu PMU"
-	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
+	expect_eq "nmi_watchdog at boot" 1 "$BOOT_NMI_WATCHDOG"
 }
 case_add "Linux's KNC driver drives the model at boot; the NMI watchdog runs" t_linux_driver_owns_the_pmu x86
 
@@ -70,6 +74,8 @@ case_add "Linux's KNC driver drives the model at boot; the NMI watchdog runs" t_
 # after its last, as the x86 core does: loaded, it takes nothing.
 t_busy_with_watchdog() {
 	local out
+	rmmod knc_pmu
+	echo 1 >/proc/sys/kernel/nmi_watchdog
 	insmod "$KNC_KO" || fail "insmod failed beside the NMI watchdog"
 	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
 	out=$(mktemp)
@@ -84,16 +90,16 @@ t_busy_with_watchdog() {
 	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
 	rmmod knc_pmu
 }
-case_add "knc_pmu.ko loads beside the NMI watchdog; its events get EBUSY, and a log line says how to free the counters" t_busy_with_watchdog x86
+case_add --unloads "knc_pmu.ko loads beside the NMI watchdog; its events get EBUSY, and a log line says how to free the counters" t_busy_with_watchdog x86
 
 t_probe_passes() {
-	echo 0 >/proc/sys/kernel/nmi_watchdog
+	rmmod knc_pmu
 	insmod "$KNC_KO" || fail "insmod failed with the counters free"
 	dmesg | grep "knc_pmu" | tail -n 1 | grep -q "native backend" ||
 		fail "the module did not pick the native backend"
 	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
 }
-case_add "with the watchdog off the probe passes: the counters keep their values" t_probe_passes x86
+case_add --unloads "with the watchdog off the probe passes: the counters keep their values" t_probe_passes x86
 
 # expect_busy_beside HOLDER EVENT ERE: while a perf stat -a counts HOLDER,
 # EVENT gets EBUSY, and knc_pmu's last kernel log line matches ERE
@@ -148,7 +154,7 @@ t_reload_count_exact() {
 		expect_eq "cycle $i" $((1000 + i)) "$(count_of "$out" knc/l2_read_miss/)"
 	done
 }
-case_add "unload, load and count injected events exactly, 3 times" t_reload_count_exact register
+case_add --unloads "unload, load and count injected events exactly, 3 times" t_reload_count_exact register
 
 t_watchdog_back_after_unload() {
 	local out
@@ -160,15 +166,16 @@ t_watchdog_back_after_unload() {
 	pstat "$out" -e instructions:u -- $LOOP
 	expect_eq "cpu's instructions:u" $LOOP_INSNS "$(count_of "$out" instructions:u)"
 }
-case_add "after unload the cpu PMU and the watchdog have the counters back" t_watchdog_back_after_unload x86
+case_add --unloads "after unload the cpu PMU and the watchdog have the counters back" t_watchdog_back_after_unload x86
 
 # knc_model_test.ko checks the model in ring 0 at load (insmod fails with
 # EIO when a check fails) and says what it saw in the kernel log, which
-# model_test_log prints. It writes the counters itself: the watchdog gives
-# them up for the while. The PMIs it loses on purpose are counted in
+# model_test_log prints. It writes the counters itself, with knc_pmu.ko
+# unloaded: the watchdog gives them up for the while. The PMIs it loses on purpose are counted in
 # $PMI_LOST_ON_PURPOSE, for expect_pmis_serviced.
 model_test_log() {
 	local wd before lost0
+	rmmod knc_pmu
 	wd=$(cat /proc/sys/kernel/nmi_watchdog)
 	echo 0 >/proc/sys/kernel/nmi_watchdog
 	before=$(dmesg | wc -l)
@@ -189,7 +196,7 @@ t_pmi_before_interrupt_or_fault() {
 		echo "$log" | grep "knc_model_test: ok $c:" || fail "no result of $c"
 	done
 }
-case_add "a PMI comes right after its instruction, before a due interrupt or the next one's fault" t_pmi_before_interrupt_or_fault
+case_add --unloads "a PMI comes right after its instruction, before a due interrupt or the next one's fault" t_pmi_before_interrupt_or_fault
 
 # The conformance rules of knc_model_test.c (Documentation's table): each
 # one with a ring-0 check passes; the ones without say so, or name the
@@ -208,7 +215,7 @@ t_conformance_rules() {
 		[ -x "$fn" ] || fail "no host test $fn"
 	done
 }
-case_add "in ring 0 the model follows every rule of the conformance table (reserved bits, absent MSRs, the PMI latch, RDPMC)" t_conformance_rules
+case_add --unloads "in ring 0 the model follows every rule of the conformance table (reserved bits, absent MSRs, the PMI latch, RDPMC)" t_conformance_rules
 
 # Tables 1-5 and 1-6: an encoding they do not define, or an L2 event
 # (counter 0 only) on counter 1, counts nothing; l2_read_miss on counter
@@ -252,7 +259,7 @@ case_add "an undefined encoding, or an L2 event on counter 1, counts nothing" t_
 # CPU-wide count then jumps by 2^39, its period's start.
 t_dirty_counters_cleared_at_load() {
 	local out n
-	echo 0 >/proc/sys/kernel/nmi_watchdog
+	rmmod knc_pmu
 	perf stat -a -e instructions,cycles -- sleep 0.1 >/dev/null 2>&1 ||
 		fail "the cpu PMU did not count on both counters"
 	insmod "$KNC_KO"
@@ -264,18 +271,16 @@ t_dirty_counters_cleared_at_load() {
 		fail "CPU 1's user instructions: $n (the loop alone: $LOOP_INSNS)"
 	rmmod knc_pmu
 }
-case_add "the cpu PMU's used counters are cleared as knc takes them, not under a live knc event" t_dirty_counters_cleared_at_load x86
+case_add --unloads "the cpu PMU's used counters are cleared as knc takes them, not under a live knc event" t_dirty_counters_cleared_at_load x86
 
 # One task, one perf_hw_context (6.1): made by the cpu PMU, then used by knc.
 t_shared_hw_context() {
 	local fifo=/tmp/ctxmix.fifo out=/tmp/ctxmix.out pid n lo=2000001 hi=2000100
 	rm -f $fifo
 	mkfifo $fifo
-	echo 0 >/proc/sys/kernel/nmi_watchdog
 	build/tests/ctxmix $fifo >$out &
 	pid=$!
 	for n in $(seq 100); do grep -q "^cpu " $out && break; sleep 0.1; done
-	insmod "$KNC_KO" || { kill $pid; fail "insmod failed with the counters free"; }
 	cat /sys/bus/event_source/devices/knc/type >$fifo
 	wait $pid || { cat $out; fail "ctxmix failed"; }
 	cat $out
@@ -660,8 +665,8 @@ case_add "debugfs knc_pmu/regs shows each CPU's registers, decoded" t_debugfs_re
 # (knc-vm --threads 2); perf and all the rest run on CPU 0.
 
 # any_setup: CPU 1 is a thread of CPU 0's core, for Linux and the model
-# (or the case is skipped); knc_pmu.ko is loaded; this case's shell, and
-# whatever it starts, runs on CPU 0.
+# (or the case is skipped); this case's shell, and whatever it starts,
+# runs on CPU 0.
 any_setup() {
 	local sib
 	sib=$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)
@@ -669,10 +674,6 @@ any_setup() {
 	[ "$sib" != 0 ] || skip "cpu0 has no thread sibling (knc-vm --threads 2)"
 	in_cpu_list 1 "$sib" || skip "cpu1 is not a thread of cpu0's core ($sib)"
 	in_cpu_list 1 "$(model_field 0 siblings)" || fail "the model does not see CPU 1 as CPU 0's sibling"
-	if [ ! -d $KNC_SYSFS ]; then	# the case alone (model.sh t_any)
-		echo 0 >/proc/sys/kernel/nmi_watchdog
-		insmod "$KNC_KO"
-	fi
 	expect_eq "format any" config:21 "$(cat $KNC_SYSFS/format/any)"
 	taskset -p -c 0 $BASHPID >/dev/null
 }
@@ -800,15 +801,8 @@ t_any_overflow_pmi() {
 }
 case_add "an any counter's overflow from the sibling's instructions interrupts an idle CPU" t_any_overflow_pmi
 
-t_pinned_after_per_task_use() {
-	local out
-	pinned_or_reloaded "$KNC_KO"
-	kernel_before_6_2 && return
-	out=$(mktemp)
-	pstat "$out" -e knc/instructions_executed/u -- $LOOP
-	expect_eq "per-task count after a reload" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
-}
-case_add "after per-task use 6.1 pins the module, 6.2+ unloads and reloads it" t_pinned_after_per_task_use unload
-
+# The baseline every case starts from (lib.sh): knc_pmu.ko loaded, the NMI
+# watchdog off.
+knc_modules_load
 perf_throttle_off
 run_cases "$@"

@@ -19,8 +19,8 @@ t_inert_msrs_refused() {
 	[ ! -e $KNC_SYSFS ] || fail "a knc PMU on counters that do not keep their values"
 	dmesg | tail -n 3 | grep -q "do not keep their values.*modprobe knc_sim" ||
 		fail "no dmesg line saying why"
-	rmmod knc_pmu
 }
+case_add "counters that do not keep their values: no native PMU, the core loads" t_inert_msrs_refused
 
 t_native_selected() {
 	insmod "$KNC_KO" hw_check=0
@@ -29,44 +29,43 @@ t_native_selected() {
 	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
 	[ ! -d /sys/kernel/debug/knc_sim ] || fail "the simulator is active"
 }
+case_add "with hw_check=0 the module picks the native backend" t_native_selected
 
 t_native_msr_paths() {
 	local out
 	out=$(mktemp)
+	insmod "$KNC_KO" hw_check=0
 	# Counting and sampling on both counters: every MSR the driver
 	# touches (counters, event selects, global control, status, overflow
 	# control) and the LVT entry. CPU-wide only: on 6.1 a per-task event
-	# would pin the module, and the next case unloads it.
+	# would pin the module, and other cases unload it.
 	pstat "$out" -a -e knc/l2_read_miss/,knc/data_read/ -- sleep 0.2
 	perf record -a -o /tmp/native.data -e knc/data_read/ -c 1000 -- sleep 0.2
 	pstat "$out" -a -e knc/cpu_clk_unhalted/ -- sleep 0.2
 }
+case_add "the native backend drives the MSRs without a fault" t_native_msr_paths
+
+t_second_backend_busy() {
+	insmod "$KNC_KO" hw_check=0
+	expect_insmod_busy "$KNC_SIM_KO" "simulated PMU refused: the native PMU is registered"
+}
+case_add "a second backend (knc_sim) gets EBUSY" t_second_backend_busy
 
 t_native_unload() {
+	insmod "$KNC_KO" hw_check=0
 	rmmod knc_pmu || fail "rmmod failed"
 	# The counters were released: the module loads again.
 	insmod "$KNC_KO" hw_check=0 && rmmod knc_pmu
 }
-
-t_second_backend_busy() {
-	expect_insmod_busy "$KNC_SIM_KO" "simulated PMU refused: the native PMU is registered"
-}
+case_add "the native backend unloads and reloads cleanly" t_native_unload
 
 t_sim_on_a_knc_cpu() {
 	insmod "$KNC_KO"
 	insmod "$KNC_SIM_KO"
 	dmesg | grep "knc_pmu" | tail -n 1 | grep -q "simulated backend" ||
 		fail "knc_sim did not register"
-	rmmod knc_sim
-	rmmod knc_pmu
 }
+case_add "knc_sim registers on a KNC CPU without a working PMU" t_sim_on_a_knc_cpu
 
-echo "TAP version 13"
-run_case "counters that do not keep their values: no native PMU, the core loads" t_inert_msrs_refused
-run_case "with hw_check=0 the module picks the native backend" t_native_selected
-run_case "the native backend drives the MSRs without a fault" t_native_msr_paths
-run_case "a second backend (knc_sim) gets EBUSY" t_second_backend_busy
-run_case "the native backend unloads and reloads cleanly" t_native_unload
-run_case "knc_sim registers on a KNC CPU without a working PMU" t_sim_on_a_knc_cpu
-echo "1..$tap_n"
-[ "$tap_failed" -eq 0 ]
+# The baseline every case starts from (lib.sh): no knc module loaded.
+run_cases "$@"

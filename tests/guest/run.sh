@@ -4,8 +4,9 @@
 # Run inside tools/knc/knc-vm (root, knc_pmu.ko and knc_sim.ko loaded, repo
 # as cwd):
 #   tools/knc/knc-vm -- tests/guest/run.sh [CASE-PATTERN]
-# Prints TAP. Order matters: on Linux 6.1 the first per-task event pins the
-# module, so the load/unload cases run before any per-task one.
+# Prints TAP. Each case starts with both modules loaded (lib.sh's
+# baseline); those that unload them run first on Linux 6.1, where the first
+# per-task event pins the module.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib/lib.sh
@@ -42,7 +43,7 @@ t_core_alone_without_knc() {
 		fail "no dmesg line naming the missing symbol"
 	knc_load
 }
-case_add "knc_pmu.ko alone loads without a PMU; knc_sim.ko registers one" t_core_alone_without_knc register
+case_add --unloads "knc_pmu.ko alone loads without a PMU; knc_sim.ko registers one" t_core_alone_without_knc register
 
 # modprobe resolves knc_sim's dependency on knc_pmu (modules installed in a
 # scratch tree, as make install or DKMS would put them in /lib/modules).
@@ -71,7 +72,7 @@ t_modprobe_sim() {
 	cp "$KNC_KO" "$KNC_SIM_KO" "$root/lib/modules/$(uname -r)/extra/"
 	modprobe_from "$root"
 }
-case_add "modprobe knc_sim loads knc_pmu first; modprobe -r removes both" t_modprobe_sim
+case_add --unloads "modprobe knc_sim loads knc_pmu first; modprobe -r removes both" t_modprobe_sim
 
 # What tests/host/dkms.t (make module-debug on the debug kernel) had dkms
 # build and install for this kernel.
@@ -84,7 +85,7 @@ t_dkms_modprobe() {
 		fail "no DKMS install for $(uname -r) (tests/host/dkms.t makes it)"
 	modprobe_from "$root"
 }
-case_add "the modules DKMS built and installed load with modprobe" t_dkms_modprobe build
+case_add --unloads "the modules DKMS built and installed load with modprobe" t_dkms_modprobe build
 
 # stress.sh loads and unloads 100 times; here each load also counts.
 t_load_count_unload() {
@@ -100,7 +101,7 @@ t_load_count_unload() {
 	warn1=$(dmesg | grep -c -E "WARNING:|BUG:|Oops" || true)
 	expect_eq "kernel warnings" "$warn0" "$warn1"
 }
-case_add "load, count, unload 5 times without a warning" t_load_count_unload register
+case_add --unloads "load, count, unload 5 times without a warning" t_load_count_unload register
 
 t_rmmod_refused_with_events_open() {
 	local pid i
@@ -121,7 +122,7 @@ t_rmmod_refused_with_events_open() {
 	knc_unload
 	knc_load
 }
-case_add "rmmod of either module is refused while an event is open" t_rmmod_refused_with_events_open unload
+case_add --unloads "rmmod of either module is refused while an event is open" t_rmmod_refused_with_events_open unload
 
 t_sampling_forced_off() {
 	local out
@@ -141,7 +142,7 @@ t_sampling_forced_off() {
 	knc_unload
 	knc_load
 }
-case_add "with sampling=0 counting works and perf record fails cleanly" t_sampling_forced_off
+case_add --unloads "with sampling=0 counting works and perf record fails cleanly" t_sampling_forced_off
 
 t_bad_module_params() {
 	local p out
@@ -174,7 +175,7 @@ t_bad_module_params() {
 	knc_unload
 	knc_load
 }
-case_add "bad module parameters fail the load; unknown ones are ignored, logged" t_bad_module_params
+case_add --unloads "bad module parameters fail the load; unknown ones are ignored, logged" t_bad_module_params
 
 # --- sysfs and perf list ---------------------------------------------------
 
@@ -825,23 +826,6 @@ t_register_accesses() {
 	acc_expect "$table"
 }
 case_add "register accesses per switch, read, open and PMI are the hardware minimum" t_register_accesses ctx
-
-# --- last: after per-task use, 6.1 pins the module; 6.2+ unloads it ------
-
-# Linux before 6.2 keeps a task's context pointing at the PMU
-# (KNC_PIN_TASK_CONTEXT); from 6.2 on, a PMU's part of a context goes with
-# its last event and the PMU no longer needs PERF_PMU_CAP_HETEROGENEOUS_CPUS
-# to share perf_hw_context, so the module unloads and a reload counts per
-# task again.
-t_pinned_after_per_task_use() {
-	local out
-	pinned_or_reloaded "$KNC_SIM_KO"
-	kernel_before_6_2 && return
-	out=$(mktemp)
-	pstat "$out" -e knc/l2_read_miss/ -- "$KNC_SIM" inject l2_read_miss 4321
-	expect_eq "per-task count after a reload" 4321 "$(count_of "$out" knc/l2_read_miss/)"
-}
-case_add "after per-task use 6.1 pins the module, 6.2+ unloads and reloads it" t_pinned_after_per_task_use unload
 
 perf_throttle_off
 run_cases "$@"

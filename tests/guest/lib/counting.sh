@@ -3,7 +3,8 @@
 # simulator (run.sh, injecting with tools/knc/knc-sim) and the native
 # backend on the QEMU model (model.sh, injecting with tools/knc/knc-model).
 # Sourced after lib.sh; the suite sets INJ to its injector (both take
-# "inject EVENT COUNT [--user|--kernel] [--per-cycle N]") and defines
+# "inject EVENT COUNT [--user|--kernel] [--per-cycle N]") and PMU_KO to
+# the module that registers the PMU, and defines
 # real_events on|off: whether cycles and instructions also move by
 # themselves, and evtsels: every CPU's EvtSel0 and EvtSel1 as the PMU holds
 # them, one per line.
@@ -142,3 +143,21 @@ t_bad_attr_table() {
 	expect_no_evtsel_enabled
 }
 case_add_to COUNTING_CASES "every bad perf_event_attr gets the documented errno and changes nothing" t_bad_attr_table core
+
+# Linux before 6.2 keeps a task's context pointing at the PMU
+# (KNC_PIN_TASK_CONTEXT): the module that registered it ($PMU_KO) stays
+# pinned after a per-task event. From 6.2 on, a PMU's part of a context
+# goes with its last event and the PMU no longer needs
+# PERF_PMU_CAP_HETEROGENEOUS_CPUS to share perf_hw_context, so the module
+# unloads and a reload counts per task again.
+t_pinned_after_per_task_use() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -e knc/l2_read_miss/ -- "$INJ" inject l2_read_miss 4321
+	expect_eq "per-task count" 4321 "$(count_of "$out" knc/l2_read_miss/)"
+	pinned_or_reloaded "$PMU_KO"
+	kernel_before_6_2 && return
+	pstat "$out" -e knc/l2_read_miss/ -- "$INJ" inject l2_read_miss 1234
+	expect_eq "per-task count after a reload" 1234 "$(count_of "$out" knc/l2_read_miss/)"
+}
+case_add_to COUNTING_CASES "after per-task use 6.1 pins the module, 6.2+ unloads and reloads it" t_pinned_after_per_task_use unload

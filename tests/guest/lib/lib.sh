@@ -79,7 +79,8 @@ skip() {
 }
 
 # run_case NAME FUNCTION: run one case, its output becomes TAP diagnostics.
-# With KNC_TIMES set, a "# time N s, M processes" line follows each result.
+# It starts from the suite's baseline (baseline_restore). With KNC_TIMES
+# set, a "# time N s, M processes" line follows each result.
 run_case() {
 	local name=$1 fn=$2 log status t0=$SECONDS f0
 	# (a subshell, itself counted: only when the count is shown)
@@ -87,7 +88,7 @@ run_case() {
 	log=$(mktemp)
 	tap_n=$((tap_n + 1))
 	# Not in an if: there bash would ignore set -e in the case's function.
-	( set -e; "$fn" ) >"$log" 2>&1
+	( set -e; baseline_restore; "$fn" ) >"$log" 2>&1
 	status=$?
 	if [ $status -eq 0 ]; then
 		echo "ok $tap_n - $name"
@@ -102,30 +103,131 @@ run_case() {
 	rm -f "$log"
 }
 
-# The suite's cases, in the order they run: case_add puts each in.
+# --- the baseline every case starts from --------------------------------
+# No case depends on another's state. run_cases records the state the suite
+# starts its cases in (baseline_save), and run_case puts it back before each
+# case (baseline_restore): the knc modules then loaded (unloading those
+# loaded since, loading those gone), every CPU online, and the values of
+# the files in BASELINE_FILES (perf's sysctls, a backend's knobs: sim.sh
+# and qmodel.sh add theirs), and a backend's state outside the guest
+# (backend_baseline, where a backend library defines it). Only what
+# differs is written, so a case that left everything as it found it costs
+# no program started. Cases therefore run in any order (KNC_SHUFFLE, see
+# run_cases) or alone (a PATTERN), and one that fails halfway leaves
+# nothing behind for the next. A case that needs another start (knc
+# unloaded, the NMI watchdog on) makes it from the baseline itself.
+
+BASELINE_FILES=(/proc/sys/kernel/perf_event_paranoid)
+baseline_saved=0
+baseline_mods=''
+baseline_cpus=''
+baseline_rate=''
+baseline_pct=''
+declare -A baseline_vals=()
+
+# knc_modules_loaded: the knc modules loaded, newest first, in REPLY (read
+# in bash: no program started)
+knc_modules_loaded() {
+	local m _
+	REPLY=''
+	while read -r m _; do
+		[[ $m != knc_* ]] || REPLY+="$m "
+	done </proc/modules
+}
+
+baseline_save() {
+	local f v
+	knc_modules_loaded
+	baseline_mods=$REPLY
+	read -r baseline_cpus </sys/devices/system/cpu/online
+	read -r baseline_rate </proc/sys/kernel/perf_event_max_sample_rate
+	read -r baseline_pct </proc/sys/kernel/perf_cpu_time_max_percent
+	for f in "${BASELINE_FILES[@]}"; do
+		[ -e "$f" ] || continue
+		read -r v <"$f"
+		baseline_vals[$f]=$v
+	done
+	baseline_saved=1
+}
+
+# baseline_restore: the state baseline_save recorded, back (run_case calls
+# it in the case's subshell, under set -e: a failure fails the case)
+baseline_restore() {
+	local f v m i cpu rate pct mods
+	[ "$baseline_saved" = 1 ] || return 0
+	knc_modules_loaded
+	if [ "$REPLY" != "$baseline_mods" ]; then
+		for m in $REPLY; do
+			[[ " $baseline_mods " == *" $m "* ]] || rmmod "$m"
+		done
+		knc_modules_loaded
+		read -r -a mods <<<"$baseline_mods"
+		# oldest first: knc_pmu before the backend that uses it
+		for ((i = ${#mods[@]} - 1; i >= 0; i--)); do
+			m=${mods[i]}
+			[[ " $REPLY " != *" $m "* ]] || continue
+			case $m in
+			knc_pmu) insmod "$KNC_KO" ;;
+			knc_sim) insmod "$KNC_SIM_KO" ;;
+			*) fail "baseline: cannot load $m" ;;
+			esac
+		done
+	fi
+	read -r v </sys/devices/system/cpu/online
+	if [ "$v" != "$baseline_cpus" ]; then
+		for cpu in /sys/devices/system/cpu/cpu[0-9]*/online; do
+			read -r v <"$cpu"
+			[ "$v" = 1 ] || echo 1 >"$cpu"
+		done
+	fi
+	# perf refuses a new rate while perf_cpu_time_max_percent is 0
+	read -r rate </proc/sys/kernel/perf_event_max_sample_rate
+	read -r pct </proc/sys/kernel/perf_cpu_time_max_percent
+	if [ "$rate" != "$baseline_rate" ] || [ "$pct" != "$baseline_pct" ]; then
+		echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
+		echo "$baseline_rate" >/proc/sys/kernel/perf_event_max_sample_rate
+		echo "$baseline_pct" >/proc/sys/kernel/perf_cpu_time_max_percent
+	fi
+	for f in "${!baseline_vals[@]}"; do
+		[ -e "$f" ] || continue
+		read -r v <"$f"
+		[ "$v" = "${baseline_vals[$f]}" ] || echo "${baseline_vals[$f]}" >"$f"
+	done
+	! declare -F backend_baseline >/dev/null || backend_baseline
+}
+
+# The suite's cases: case_add puts each in.
 cases=()
 
-# case_add NAME FUNCTION [WHY]: register the case FUNCTION, run under NAME
-# (WHY: see run_cases), as the suite's next case. A suite calls it right
-# after the case's function, so that a case's name, WHY and code read
-# together, and the order of the calls is the order the cases run in.
+# case_add [--unloads|--last] NAME FUNCTION [WHY]: register the case
+# FUNCTION, run under NAME (WHY: see run_cases), as the suite's next case. A
+# suite calls it right after the case's function, so that a case's name,
+# WHY and code read together. --unloads: the case unloads knc's module or
+# needs it unloaded, which Linux before 6.2 allows only until the first
+# per-task event pins the module (KNC_PIN_TASK_CONTEXT), so on such a kernel
+# run_cases runs these cases before the others; they open no per-task
+# event. --last: the case checks
+# what all the others left behind (kmemleak since the suite's start), so it
+# runs after them.
 case_add() {
 	case_add_to cases "$@"
 }
 
-# case_add_to ARRAY NAME FUNCTION [WHY]: case_add to another list, as a
-# library's cases (COUNTING_CASES), which its suites then add to cases
-# where those cases are to run
+# case_add_to ARRAY [--unloads] NAME FUNCTION [WHY]: case_add to another
+# list, as a library's cases (COUNTING_CASES), which its suites then add to
+# cases where those cases are to run
 case_add_to() {
 	local -n list=$1
-	list+=("$2|$3${4:+|$4}")
+	local flags=''
+	shift
+	case $1 in --unloads | --last) flags=${1#--}; shift ;; esac
+	list+=("$1|$2|${3:-}|$flags")
 }
 
 # run_cases [PATTERN]: run the entries of the array cases (those whose
 # name or function contains PATTERN), print TAP, and return non-zero if one
-# failed. An entry is "name|function" or "name|function|WHY" (case_add
-# makes them): WHY names what makes the case depend on the kernel it runs
-# on, one of
+# failed. An entry is "name|function|WHY|FLAGS" (case_add makes them): WHY
+# names what makes the case depend on the kernel it runs on, one of
 #   register  perf_pmu_register()/unregister() and the module life cycle
 #             (6.1's perf_hw_context "taken" flag, 6.2's per-PMU contexts)
 #   unload    the unload rules (6.1 pins a module after per-task use)
@@ -148,8 +250,13 @@ case_add_to() {
 # A case without WHY tests the driver, the simulator or the model alone:
 # the same on any kernel. With KNC_KERNEL_CASES=1 (tests/run on 6.12) only
 # the cases with a WHY run; the debug kernel runs the others too.
+# The cases run in the order they were added, but that on Linux before 6.2
+# those with FLAGS "unloads" run first, and those with "last" always run
+# last. With KNC_SHUFFLE=SEED (a number; "off": as added) each of those
+# groups runs in a random order drawn from SEED instead: no case depends on
+# another's state.
 run_cases() {
-	local c name fn why rest f0
+	local c name fn why flags f0 g i j t first=() rest=() last=()
 	f0=$(forks)
 	echo "TAP version 13"
 	[ "${KNC_KERNEL_CASES:-0}" != 1 ] ||
@@ -157,11 +264,7 @@ run_cases() {
 	[ "${KNC_USER_CASES:-1}" != 0 ] ||
 		echo "# KNC_USER_CASES=0: not the cases of user space's side (they run on 6.12)"
 	for c in "${cases[@]}"; do
-		name=${c%%|*}
-		rest=${c#*|}
-		fn=${rest%%|*}
-		why=${rest#"$fn"}
-		why=${why#|}
+		IFS='|' read -r name fn why flags <<<"$c"
 		if [ $# -gt 0 ] && ! [[ $fn == *$1* || $name == *$1* ]]; then
 			continue
 		fi
@@ -171,7 +274,29 @@ run_cases() {
 		if [ "${KNC_USER_CASES:-1}" = 0 ] && [ "$why" = user ]; then
 			continue
 		fi
-		run_case "$name" "$fn"
+		if [ "$flags" = unloads ] && kernel_before_6_2; then
+			first+=("$name|$fn")
+		elif [ "$flags" = last ]; then
+			last+=("$name|$fn")
+		else
+			rest+=("$name|$fn")
+		fi
+	done
+	if [ -n "${KNC_SHUFFLE:-}" ] && [ "$KNC_SHUFFLE" != off ]; then
+		echo "# KNC_SHUFFLE=$KNC_SHUFFLE: the cases in a random order"
+		RANDOM=$KNC_SHUFFLE
+		for g in first rest last; do
+			local -n group=$g
+			for ((i = ${#group[@]} - 1; i > 0; i--)); do
+				j=$((RANDOM % (i + 1)))
+				t=${group[i]} group[i]=${group[j]} group[j]=$t
+			done
+			unset -n group
+		done
+	fi
+	baseline_save
+	for c in "${first[@]}" "${rest[@]}" "${last[@]}"; do
+		run_case "${c%%|*}" "${c#*|}"
 	done
 	echo "# processes forked: $(($(forks) - f0))"
 	echo "1..$tap_n"

@@ -8,8 +8,26 @@
 
 MODEL=tools/knc/knc-model
 INJ=$MODEL
+# the module that registers the PMU
+PMU_KO=$KNC_KO
+# Whether real execution counts lives in QEMU; the last setting is kept in
+# MODEL_REAL for backend_baseline.
+MODEL_REAL=/tmp/knc-model-real
 real_events() {
 	"$MODEL" real "$1"
+	echo "$1" >$MODEL_REAL
+}
+
+# The NMI watchdog as the suite found it, before each case (lib.sh's
+# baseline): it holds a counter when on.
+BASELINE_FILES+=(/proc/sys/kernel/nmi_watchdog)
+
+# backend_baseline: real execution counts, as at boot (lib.sh's
+# baseline_restore calls it before each case)
+backend_baseline() {
+	local v=on
+	[ ! -e $MODEL_REAL ] || read -r v <$MODEL_REAL
+	[ "$v" = on ] || real_events on
 }
 
 evtsels() {

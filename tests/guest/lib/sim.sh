@@ -6,6 +6,12 @@
 # shellcheck disable=SC2034
 
 INJ=$KNC_SIM
+# the module that registers the PMU
+PMU_KO=$KNC_SIM_KO
+# The simulator's knobs as the suite found them, before each case (lib.sh's
+# baseline); irqoff_max_ns is a measurement, not a knob.
+BASELINE_FILES+=(/sys/kernel/debug/knc_sim/clock_hz /sys/kernel/debug/knc_sim/pmi_min_gap_ns
+	/sys/kernel/debug/knc_sim/race_events)
 # The clock model is the simulator's only event that moves by itself.
 real_events() {
 	if [ "$1" = on ]; then "$KNC_SIM" clock-hz 1100000000; else "$KNC_SIM" clock-hz 0; fi
