@@ -254,7 +254,7 @@ case_add_to() {
 # those with FLAGS "unloads" run first, and those with "last" always run
 # last. With KNC_SHUFFLE=SEED (a number; "off": as added) each of those
 # groups runs in a random order drawn from SEED instead: no case depends on
-# another's state.
+# another's state, and tests/run shuffles every suite that uses run_cases.
 run_cases() {
 	local c name fn why flags f0 g i j t first=() rest=() last=()
 	f0=$(forks)
