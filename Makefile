@@ -13,6 +13,9 @@
 #   make perf       build perf 6.1 with the KNC event tables (build/perf/perf)
 #   make qemu       build QEMU with the KNC PMU model (build/qemu/; cached
 #                   by content hash under /var/cache/knc-pmu)
+#   make libpfm4    libpfm4 4.13 (Debian's) with tools/knc/libpfm4/*.patch:
+#                   PAPI opens KNC events on knc_pmu.ko when it is loaded
+#                   (build/libpfm4/libpfm.so.4, for LD_LIBRARY_PATH)
 #   make deps       install the Debian packages the above need
 #   make dkms-src   stage dkms.conf and the module sources as
 #                   $(DESTDIR)/usr/src/knc-pmu-VERSION, for dkms add
@@ -63,7 +66,7 @@ PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
-.PHONY: all module module-612 gen tools check test demo bench perf qemu deps clean dkms-src \
+.PHONY: all module module-612 gen tools check test demo bench perf qemu libpfm4 deps clean dkms-src \
 	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug deb check-deb
 
 all: module module-612 tools
@@ -149,9 +152,9 @@ deps:
 	tools/knc/install-deps
 
 # What the debug kernel's build needs first, so that it starts at once;
-# tests/run --build then makes deps, all, perf and qemu beside it, each its
-# own make (KDIR is read after deps installed it), and prints each step's
-# wall time and each suite's.
+# tests/run --build then makes deps, all, perf, qemu and libpfm4 beside it,
+# each its own make (KDIR is read after deps installed it), and prints each
+# step's wall time and each suite's.
 check:
 	tools/knc/install-deps --kernel
 	tests/run --build
@@ -183,6 +186,9 @@ perf:
 
 qemu:
 	tools/knc/build-qemu.sh
+
+libpfm4:
+	tools/knc/build-libpfm4.sh
 
 intree:
 	tools/knc/intree-series.sh

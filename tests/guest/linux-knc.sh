@@ -185,13 +185,76 @@ t_bad_attr_table() {
 }
 case_add "bad perf_event_attrs get the errnos of the table's x86 column" t_bad_attr_table
 
-t_papi_instructions() {
-	local out c i prev=
+# papi_tot OUT EVENT: the count papi_command_line printed for EVENT
+papi_tot() {
+	awk -v e="$2" '$1 == e && $2 == ":" { print $3 }' "$1"
+}
+
+# papi_pair [ENV...]: PAPI's first preset pair, which papi_command_line
+# opens as one group (with the watchdog off, both counters are free), with
+# the environment ENV; REPLY: "INS CYC"
+papi_pair() {
+	local out
+	out=$(mktemp)
+	env "$@" papi_command_line PAPI_TOT_INS PAPI_TOT_CYC >"$out" 2>&1 ||
+		fail "papi_command_line failed: $(cat "$out")"
+	cat "$out"
+	! grep -q "Failed adding" "$out" || fail "PAPI could not add both"
+	REPLY="$(papi_tot "$out" PAPI_TOT_INS) $(papi_tot "$out" PAPI_TOT_CYC)"
+}
+
+# expect_pair_on_cpu_pmu: papi_pair's REPLY is what Linux's driver counts:
+# the second event gets counter 1, which counts only with patch 1.
+expect_pair_on_cpu_pmu() {
+	local ins cyc
+	read -r ins cyc <<<"$REPLY"
+	[ "${ins:-0}" -gt 0 ] || fail "PAPI_TOT_INS (counter 0) did not count"
+	if linux_fixed; then
+		[ "${cyc:-0}" -gt 0 ] || fail "PAPI_TOT_CYC (counter 1) did not count"
+	else
+		expect_eq "PAPI_TOT_CYC (counter 1)" 0 "$cyc"
+	fi
+}
+
+t_papi_tot_ins_tot_cyc() {
 	paranoid 2
-	# libpfm4 takes the model for a KNC: PAPI counts through this driver
-	# (PERF_TYPE_RAW), a million loop iterations plus PAPI's own code.
+	papi_pair
+	expect_pair_on_cpu_pmu
+}
+case_add "$(defect_or_fixed \
+	"defect: PAPI_TOT_INS and PAPI_TOT_CYC together: the second, on counter 1, reads 0" \
+	"fixed: PAPI counts PAPI_TOT_INS and PAPI_TOT_CYC together")" t_papi_tot_ins_tot_cyc
+
+# libpfm4 with tools/knc/libpfm4's patch (make libpfm4), used through
+# LD_LIBRARY_PATH: PAPI's events go to the knc PMU when knc_pmu.ko
+# registered it, and to PERF_TYPE_RAW (Linux's driver) otherwise.
+PFM=build/libpfm4
+PFM_ENV=("LD_LIBRARY_PATH=$PFM")
+
+# pfm_patched: PAPI's programs load make libpfm4's library
+pfm_patched() {
+	[ -f $PFM/libpfm.so.4 ] || fail "$PFM/libpfm.so.4 is missing (make libpfm4)"
+	env "${PFM_ENV[@]}" ldd "$(command -v papi_command_line)" | grep -q " $PFM/libpfm.so.4 " ||
+		fail "papi_command_line does not load $PFM/libpfm.so.4"
+}
+
+t_papi_patched_libpfm4_without_knc() {
+	pfm_patched
+	[ ! -e /sys/bus/event_source/devices/knc ] || fail "the knc PMU is registered"
+	paranoid 2
+	papi_pair "${PFM_ENV[@]}"
+	expect_pair_on_cpu_pmu
+}
+case_add "PAPI with make libpfm4's library and no knc_pmu.ko counts through Linux's driver, as Debian's" \
+	t_papi_patched_libpfm4_without_knc
+
+# papicount_loop [ENV...]: a million loop iterations counted by PAPI's
+# INSTRUCTIONS_EXECUTED, three times, each the same and the loop's 2 million
+# plus PAPI's own code
+papicount_loop() {
+	local out c i prev=
 	for i in 1 2 3; do
-		out=$(build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000000)
+		out=$(env "$@" build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000000)
 		echo "$out"
 		c=${out##* }
 		[ "$c" -ge 2000000 ] && [ "$c" -lt 2010000 ] || fail "run $i: $out"
@@ -199,35 +262,63 @@ t_papi_instructions() {
 		prev=$c
 	done
 }
+
+t_papi_instructions() {
+	paranoid 2
+	# libpfm4 takes the model for a KNC: PAPI counts through this driver
+	# (PERF_TYPE_RAW).
+	papicount_loop
+}
 case_add "Debian's PAPI counts a loop's instructions on the model, the same each run" t_papi_instructions
 
-# papi_tot OUT EVENT: the count papi_command_line printed for EVENT
-papi_tot() {
-	awk -v e="$2" '$1 == e && $2 == ":" { print $3 }' "$1"
-}
-
-# PAPI's first preset pair, which papi_command_line opens as one group
-# (with the watchdog off, both counters are free): the second event gets
-# counter 1, which counts only with patch 1.
-t_papi_tot_ins_tot_cyc() {
-	local out cyc
+# With knc_pmu.ko loaded, the patched library opens PAPI's events on knc:
+# knc_pmu.ko takes the counters from Linux's driver (its log line), both
+# count (counter 1 too, unpatched), and PAPI counts while perf has knc
+# events open, where Debian's library gets EBUSY from the cpu PMU. PAPI's
+# 14 KNC presets open; on the model only the instructions and cycles move
+# by themselves. Last: on 6.1 knc_pmu.ko stays pinned once a task used it.
+t_papi_patched_libpfm4_through_knc() {
+	local out p n=0 holder log0 ins cyc
 	out=$(mktemp)
-	echo 0 >/proc/sys/kernel/nmi_watchdog
+	pfm_patched
 	paranoid 2
-	papi_command_line PAPI_TOT_INS PAPI_TOT_CYC >"$out" 2>&1 || fail "papi_command_line failed: $(cat "$out")"
-	cat "$out"
-	! grep -q "Failed adding" "$out" || fail "PAPI could not add both"
-	[ "$(papi_tot "$out" PAPI_TOT_INS)" -gt 0 ] || fail "PAPI_TOT_INS (counter 0) did not count"
-	cyc=$(papi_tot "$out" PAPI_TOT_CYC)
-	if linux_fixed; then
-		[ "${cyc:-0}" -gt 0 ] || fail "PAPI_TOT_CYC (counter 1) did not count"
-	else
-		expect_eq "PAPI_TOT_CYC (counter 1)" 0 "$cyc"
+	insmod "$KNC_KO"
+	log0=$(dmesg | wc -l)
+	papi_pair "${PFM_ENV[@]}"
+	read -r ins cyc <<<"$REPLY"
+	[ "${ins:-0}" -gt 0 ] && [ "${cyc:-0}" -gt 0 ] || fail "PAPI_TOT_INS, PAPI_TOT_CYC: $REPLY"
+	dmesg | tail -n +$((log0 + 1)) | grep -q "knc_pmu: knc events hold the counters" ||
+		fail "knc_pmu.ko did not take the counters: $(dmesg | tail -n +$((log0 + 1)))"
+	papicount_loop "${PFM_ENV[@]}"
+
+	perf stat -o /dev/null -a -e knc/cpu_clk_unhalted/ -- sleep infinity &
+	holder=$!
+	wait_pid_comm $holder sleep
+	papicount_loop "${PFM_ENV[@]}"
+	if build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000 >"$out" 2>&1; then
+		fail "Debian's libpfm4 counted beside a knc event: $(cat "$out")"
 	fi
+	cat "$out"
+	grep -q "A System/C library call failed" "$out" || fail "not EBUSY"
+	pkill -P $holder -x sleep
+	wait $holder
+
+	env "${PFM_ENV[@]}" papi_avail -a >"$out" 2>&1
+	grep -q "Of 14 available events" "$out" || fail "not PAPI's 14 KNC presets: $(cat "$out")"
+	for p in $(awk '/^PAPI_/ { print $1 }' "$out"); do
+		env "${PFM_ENV[@]}" papi_command_line "$p" >"$out.p" 2>&1 || fail "$p: $(cat "$out.p")"
+		! grep -q "Failed adding" "$out.p" || fail "$p: $(cat "$out.p")"
+		grep -E "^$p : " "$out.p"
+		n=$((n + 1))
+	done
+	expect_eq "presets counted" 14 $n
+	for p in PAPI_TOT_INS PAPI_TOT_CYC; do
+		env "${PFM_ENV[@]}" papi_command_line "$p" >"$out.p" 2>&1
+		[ "$(papi_tot "$out.p" "$p")" -gt 0 ] || fail "$p did not count"
+	done
 }
-case_add "$(defect_or_fixed \
-	"defect: PAPI_TOT_INS and PAPI_TOT_CYC together: the second, on counter 1, reads 0" \
-	"fixed: PAPI counts PAPI_TOT_INS and PAPI_TOT_CYC together")" t_papi_tot_ins_tot_cyc
+case_add --last "PAPI with make libpfm4's library counts through knc_pmu.ko: both counters, beside perf's knc events (Debian's library: EBUSY), the 14 presets" \
+	t_papi_patched_libpfm4_through_knc
 
 # perf 6.12 built from the vendor events series (make perf-6.12-events)
 # finds the knightscorner tables by the CPUID alone: no PERF_CPUID, no knc
