@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # PAPI's view of KNC (Debian's PAPI and libpfm4, unpatched) names the same
-# 59 events as tools/perf/pmu-events/knc, as TAP.
+# 59 events as tools/perf/pmu-events/knc, and its presets name events of
+# that table, as TAP.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -22,7 +23,26 @@ else
 	st=1
 fi
 result $st "libpfm4's knc events, through PAPI, are the JSON's 59" "$log"
-rm -f "$log" "$log.papi" "$log.json"
+
+# PAPI's presets on a KNC: each one event of the JSON, and the table in
+# Documentation/knc-pmu.rst ("PAPI's presets") lists the same pairs.
+if command -v papi_avail >/dev/null; then
+	for p in $(LIBPFM_FORCE_PMU=knc papi_avail -a 2>&1 | awk '/^PAPI_/ { print $1 }'); do
+		LIBPFM_FORCE_PMU=knc papi_avail -e "$p" |
+			sed -n "s/^ Native Code\[0\]: [0-9a-fx]* |\([A-Z0-9_]*\).*/$p \L\1/p"
+	done | sort >"$log.papi"
+	awk '/^   \* - ``PAPI_/ { gsub(/`/, "", $3); p = $3; next }
+	     p && /^     - ``/ { gsub(/`/, "", $2); print p, $2; p = "" }' \
+		Documentation/knc-pmu.rst | sort >"$log.doc"
+	diff -u "$log.papi" "$log.doc" >"$log"
+	st=$?
+	[ "$(wc -l <"$log.papi")" -eq 14 ] || { echo "not 14 presets" >>"$log"; st=1; }
+	cut -d' ' -f2 "$log.papi" | grep -v -x -F -f "$log.json" >>"$log" && st=1
+else
+	st=1
+fi
+result $st "PAPI's 14 KNC presets are JSON events, as the documentation's table says" "$log"
+rm -f "$log" "$log.papi" "$log.json" "$log.doc"
 
 echo "1..$n"
 exit $bad
