@@ -171,8 +171,8 @@ case_add --unloads "after unload the cpu PMU and the watchdog have the counters 
 # knc_model_test.ko checks the model in ring 0 at load (insmod fails with
 # EIO when a check fails) and says what it saw in the kernel log, which
 # model_test_log prints. It writes the counters itself, with knc_pmu.ko
-# unloaded: the watchdog gives them up for the while. The PMIs it loses on purpose are counted in
-# $PMI_LOST_ON_PURPOSE, for expect_pmis_serviced.
+# unloaded: the watchdog gives them up for the while. The PMIs it loses on
+# purpose are counted in $PMI_LOST_ON_PURPOSE, for expect_pmis_serviced.
 model_test_log() {
 	local wd before lost0
 	rmmod knc_pmu
@@ -803,6 +803,10 @@ case_add "an any counter's overflow from the sibling's instructions interrupts a
 
 # The baseline every case starts from (lib.sh): knc_pmu.ko loaded, the NMI
 # watchdog off.
-knc_modules_load
+knc_modules_loaded
+if [[ " $REPLY " != *" knc_pmu "* ]]; then
+	knc_modules_load || { echo "Bail out! knc_pmu.ko does not load"; exit 1; }
+fi
+echo 0 >/proc/sys/kernel/nmi_watchdog
 perf_throttle_off
 run_cases "$@"

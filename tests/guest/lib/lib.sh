@@ -180,13 +180,10 @@ baseline_restore() {
 			[ "$v" = 1 ] || echo 1 >"$cpu"
 		done
 	fi
-	# perf refuses a new rate while perf_cpu_time_max_percent is 0
 	read -r rate </proc/sys/kernel/perf_event_max_sample_rate
 	read -r pct </proc/sys/kernel/perf_cpu_time_max_percent
 	if [ "$rate" != "$baseline_rate" ] || [ "$pct" != "$baseline_pct" ]; then
-		echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
-		echo "$baseline_rate" >/proc/sys/kernel/perf_event_max_sample_rate
-		echo "$baseline_pct" >/proc/sys/kernel/perf_cpu_time_max_percent
+		perf_throttle_set "$baseline_rate" "$baseline_pct"
 	fi
 	for f in "${!baseline_vals[@]}"; do
 		[ -e "$f" ] || continue
@@ -202,13 +199,16 @@ cases=()
 # case_add [--unloads|--last] NAME FUNCTION [WHY]: register the case
 # FUNCTION, run under NAME (WHY: see run_cases), as the suite's next case. A
 # suite calls it right after the case's function, so that a case's name,
-# WHY and code read together. --unloads: the case unloads knc's module or
-# needs it unloaded, which Linux before 6.2 allows only until the first
-# per-task event pins the module (KNC_PIN_TASK_CONTEXT), so on such a kernel
-# run_cases runs these cases before the others; they open no per-task
-# event. --last: the case checks
-# what all the others left behind (kmemleak since the suite's start), so it
-# runs after them.
+# WHY and code read together.
+#   --unloads  the case unloads knc's module or needs it unloaded, which
+#              Linux before 6.2 allows only until the first per-task event
+#              pins the module (KNC_PIN_TASK_CONTEXT), so on such a kernel
+#              run_cases runs these cases before the others; they open no
+#              per-task event.
+#   --last     the case runs after all the others: it checks what they left
+#              behind (kmemleak since the suite's start), or it leaves what
+#              no other case may start from (a module it loaded, pinned by
+#              per-task use).
 case_add() {
 	case_add_to cases "$@"
 }
@@ -319,14 +319,19 @@ forks() {
 # than the rate allows in one tick is throttled. Raise the rate and keep
 # perf from lowering it; perf_throttle_default puts back the boot values.
 perf_throttle_off() {
-	echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
-	echo 1000000 >/proc/sys/kernel/perf_event_max_sample_rate
-	echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+	perf_throttle_set 1000000 0
 }
 
 perf_throttle_default() {
+	perf_throttle_set 100000 25
+}
+
+# perf_throttle_set RATE PCT: perf_event_max_sample_rate RATE and
+# perf_cpu_time_max_percent PCT (perf refuses a new rate while PCT is 0)
+perf_throttle_set() {
 	echo 25 >/proc/sys/kernel/perf_cpu_time_max_percent
-	echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
+	echo "$1" >/proc/sys/kernel/perf_event_max_sample_rate
+	echo "$2" >/proc/sys/kernel/perf_cpu_time_max_percent
 }
 
 fail() {
