@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-qemu.sh - build QEMU 7.2 (Debian 12's source) with the Knights Corner
-# PMU model (tools/knc/qemu/*.patch). Called by the top-level `make qemu`.
+# PMU model (tools/knc/qemu/*.patch), or QEMU 10.0 (bookworm-backports'
+# source) with its port (tools/knc/qemu-10.0/*.patch). Called by the
+# top-level `make qemu` and `make qemu-10.0`.
 #
 # The build is cached outside the repository, by content hash: the same
 # source package, patches, configure flags and script reuse the binary of
@@ -15,60 +17,101 @@ REPO="$(cd "$(dirname "$SCRIPT_PATH")/../.." && pwd)"
 
 CACHE="${KNC_CACHE:-/var/cache/knc-pmu}"
 SRC_CACHE="$CACHE/src"
-PATCH_DIR="$REPO/tools/knc/qemu"
-OUT="$REPO/build/qemu"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 KEEP=3		# cached builds kept
 
-# Debian 12's QEMU: what qemu-system-x86 ships, so the model sits on the
-# exact TCG and APIC code the stock test bed runs.  The patches are made
-# against this version; when the archive has moved on (a point release
-# drops the old one) the newest 7.2 there is built instead, with a warning.
 QEMU_SOURCE_PACKAGE="qemu"
-QEMU_VERSION="1:7.2+dfsg-7+deb12u18"	# epoch:upstream-debian
-DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src.sources
-BUILD_DEPS="dpkg-dev meson ninja-build python3 pkg-config libglib2.0-dev \
-libpixman-1-dev libattr1-dev libcap-ng-dev libfdt-dev zlib1g-dev"
+BUILD_DEPS="dpkg-dev meson ninja-build python3 python3-venv pkg-config \
+libglib2.0-dev libpixman-1-dev libattr1-dev libcap-ng-dev libfdt-dev zlib1g-dev"
 # No debug information: it is a third of the compile time, and nothing
 # here debugs QEMU itself (insncount debugs the guest, through gdbstub).
 CONFIGURE_FLAGS=(--target-list=x86_64-softmmu --without-default-features
 	--enable-tcg --enable-virtfs --enable-attr --enable-cap-ng
 	--enable-fdt=system --disable-docs --disable-install-blobs
-	--disable-debug-info --meson=/usr/bin/meson)
+	--disable-debug-info)
+
+# set_version 7.2|10.0: the source package, its suite, the patches, the
+# output directory and the configure flags of that QEMU.
+set_version() {
+	case $1 in
+	7.2)
+		# Debian 12's QEMU: what qemu-system-x86 ships, so the model sits
+		# on the exact TCG and APIC code the stock test bed runs.  The
+		# patches are made against this version; when the archive has
+		# moved on (a point release drops the old one) the newest 7.2
+		# there is built instead, with a warning.
+		QEMU_VERSION="1:7.2+dfsg-7+deb12u18"	# epoch:upstream-debian
+		SUITE=bookworm
+		DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src.sources
+		PATCH_DIR="$REPO/tools/knc/qemu"
+		OUT="$REPO/build/qemu"
+		CONFIGURE_FLAGS+=(--meson=/usr/bin/meson)
+		;;
+	10.0)
+		# bookworm-backports' QEMU 10.0 (trixie's, rebuilt for Debian
+		# 12): the port of the series to current QEMU.  Its configure
+		# runs meson from a venv and wants meson >= 1.5 and pycotap,
+		# which only bookworm-backports has (prepare_meson).
+		QEMU_VERSION="1:10.0.2+ds-2+deb13u1~bpo12+1"
+		SUITE=bookworm-backports
+		DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src-backports.sources
+		PATCH_DIR="$REPO/tools/knc/qemu-10.0"
+		OUT="$REPO/build/qemu-10.0"
+		;;
+	*)
+		die "--version $1: 7.2 or 10.0"
+		;;
+	esac
+}
 
 usage() {
 	cat <<EOF
-Usage: tools/knc/build-qemu.sh [--force]
+Usage: tools/knc/build-qemu.sh [--version 7.2|10.0] [--force]
        tools/knc/build-qemu.sh --print-deps | --help
 
-Build qemu-system-x86_64 (x86_64-softmmu, TCG, virtfs only) from Debian 12's
-QEMU $QEMU_VERSION source with the patch series tools/knc/qemu/*.patch (the
-Knights Corner PMU model) and leave it at build/qemu/qemu-system-x86_64.
+Build qemu-system-x86_64 (x86_64-softmmu, TCG, virtfs only) with the
+Knights Corner PMU model:
+  7.2 (the default, make qemu): Debian 12's QEMU 1:7.2+dfsg-7+deb12u18 with
+      tools/knc/qemu/*.patch, left at build/qemu/qemu-system-x86_64;
+  10.0 (make qemu-10.0): bookworm-backports' QEMU
+      1:10.0.2+ds-2+deb13u1~bpo12+1 with tools/knc/qemu-10.0/*.patch, left
+      at build/qemu-10.0/qemu-system-x86_64.
 
   1. Fetch the source package with apt-get source (adding a deb-src entry
-     for the machine's Debian archive, $DEB_SRC_LIST, when
-     there is none) into $SRC_CACHE, once.  Should the archive
-     no longer have $QEMU_VERSION, its newest 7.2 is taken (with a warning).
+     for the machine's Debian archive and the version's suite, bookworm or
+     bookworm-backports, when there is none) into $SRC_CACHE,
+     once.  Should the archive no longer have the version, its newest of
+     the same upstream version is taken (with a warning); should it serve
+     the upstream tarball but not Debian's part (.dsc, .debian.tar.xz),
+     the upstream tarball is built without Debian's patches (with a
+     warning).
   2. Unpack it with dpkg-source -x (Debian's own patches applied), apply
-     tools/knc/qemu/*.patch in order, configure and build with ninja, in
-     $CACHE/qemu/KEY, where KEY hashes the .dsc's name,
-     the patches, the configure flags and this script.
-  3. Copy the binary to build/qemu/. An existing build for the same KEY is
-     reused (seconds); the $KEEP newest builds are kept.  A lock in the
-     cache makes concurrent runs (another clone, CI) wait for each other.
+     the version's patches in order, configure and build with ninja, in
+     $CACHE/qemu/KEY, where KEY hashes the source's name,
+     the patches, the configure flags and this script.  The +ds/+dfsg
+     tarballs lack the EDK2 firmware: its unpacking is turned off.  For
+     10.0, meson 1.7 and pycotap come from bookworm-backports' packages,
+     unpacked into $CACHE/meson-backports (the system's meson
+     stays Debian 12's, which 7.2 uses).
+  3. Copy the binary to build/qemu/ (build/qemu-10.0/). An existing build
+     for the same KEY is reused (seconds); the $KEEP newest builds are kept.
+     A lock in the cache makes concurrent runs (another clone, CI) wait for
+     each other.
 
 A cold build takes about 5 minutes on 2 cores. Run it as root (apt-get, the
 cache directory), or set KNC_CACHE to a writable directory and install the
 packages below first.
 
 Options:
+  --version V     7.2 (default) or 10.0
   --force         rebuild even if the cached build exists
   --print-deps    print the Debian build packages on one line and exit
   -h, --help      this text
 
 Environment: KNC_CACHE (default /var/cache/knc-pmu), JOBS,
   KNC_QEMU_SRC=DIR  build an already unpacked and patched QEMU tree in
-                    place (DIR/build, incremental; for work on the model)
+                    place (DIR/build, incremental; for work on the model),
+                    of the version --version names
 
 Debian packages needed: $BUILD_DEPS
 
@@ -79,16 +122,19 @@ EOF
 log() { printf 'build-qemu: %s\n' "$*"; }
 die() { printf 'build-qemu: error: %s\n' "$*" >&2; exit 1; }
 
-FORCE=0
+FORCE=0 VERSION=7.2
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
 	--print-deps) echo "$BUILD_DEPS"; exit 0 ;;
 	--force) FORCE=1 ;;
+	--version) [ $# -ge 2 ] || die "--version needs 7.2 or 10.0"; VERSION=$2; shift ;;
+	--version=*) VERSION=${1#*=} ;;
 	*) usage >&2; die "unknown argument: $1" ;;
 	esac
 	shift
 done
+set_version "$VERSION"
 
 # Debian's meson, and the Python it runs on (not a python3 earlier in PATH)
 export PATH="/usr/bin:/bin:$PATH"
@@ -110,6 +156,47 @@ run_logged() {
 	fi
 }
 
+# prepare_meson: QEMU 10.0's configure wants meson >= 1.5 and pycotap in
+# its venv, from the system or from python/wheels (which the +ds tarball
+# lacks); Debian 12 has meson 1.0.  Unpack bookworm-backports' meson and
+# python3-pycotap (pure Python) into $CACHE/meson-backports and put them on
+# PYTHONPATH, leaving the system's meson alone.  Sets MESON_DEBS to the
+# packages' file names (part of the build's KEY).
+MESON_ROOT="$CACHE/meson-backports"
+MESON_DEBS=""
+prepare_meson() {
+	local d
+	mkdir -p "$MESON_ROOT/debs"
+	if ! ls "$MESON_ROOT"/debs/meson_*.deb "$MESON_ROOT"/debs/python3-pycotap_*.deb >/dev/null 2>&1; then
+		log "fetching meson and python3-pycotap from bookworm-backports"
+		(cd "$MESON_ROOT/debs" && apt-get download meson/bookworm-backports \
+			python3-pycotap/bookworm-backports) >>"$SRC_CACHE/fetch.log" 2>&1 ||
+			die "apt-get download meson/bookworm-backports python3-pycotap/bookworm-backports failed (bookworm-backports is in apt's sources after make deps; see $SRC_CACHE/fetch.log)"
+		rm -rf "$MESON_ROOT/root"
+	fi
+	if [ ! -d "$MESON_ROOT/root" ]; then
+		for d in "$MESON_ROOT"/debs/*.deb; do
+			dpkg-deb -x "$d" "$MESON_ROOT/root.tmp" || die "dpkg-deb -x $d failed"
+		done
+		mv "$MESON_ROOT/root.tmp" "$MESON_ROOT/root"
+	fi
+	MESON_DEBS=$(cd "$MESON_ROOT/debs" && echo *.deb)
+	export PYTHONPATH="$MESON_ROOT/root/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+}
+
+# configure_in SRC: configure SRC/build, logging to $LOG.  QEMU 10.0's
+# venv (SRC/build/pyvenv) keeps bookworm-backports' meson on its path
+# through a .pth file, for the reconfigures that ninja runs.
+configure_in() {
+	local pth
+	(cd "$1/build" && run_logged "$LOG" ../configure "${CONFIGURE_FLAGS[@]}")
+	if [ "$VERSION" != 7.2 ]; then
+		for pth in "$1"/build/pyvenv/lib/python3*/site-packages; do
+			echo "$MESON_ROOT/root/usr/lib/python3/dist-packages" >"$pth/knc-meson-backports.pth"
+		done
+	fi
+}
+
 if [ -n "${KNC_QEMU_SRC:-}" ]; then
 	[ -x "$KNC_QEMU_SRC/configure" ] || die "$KNC_QEMU_SRC is not a QEMU source tree"
 	mkdir -p "$KNC_QEMU_SRC/build" "$OUT"
@@ -117,12 +204,13 @@ if [ -n "${KNC_QEMU_SRC:-}" ]; then
 	: >"$LOG"
 	if [ ! -f "$KNC_QEMU_SRC/build/build.ninja" ]; then
 		log "configuring $KNC_QEMU_SRC"
-		(cd "$KNC_QEMU_SRC/build" && run_logged "$LOG" ../configure "${CONFIGURE_FLAGS[@]}")
+		[ "$VERSION" = 7.2 ] || prepare_meson
+		configure_in "$KNC_QEMU_SRC"
 	fi
-	log "ninja in $KNC_QEMU_SRC/build (log: build/qemu/build.log)"
+	log "ninja in $KNC_QEMU_SRC/build (log: ${OUT#"$REPO"/}/build.log)"
 	run_logged "$LOG" ninja -C "$KNC_QEMU_SRC/build" -j"$JOBS" qemu-system-x86_64
 	install_binary "$KNC_QEMU_SRC/build/qemu-system-x86_64"
-	log "built build/qemu/qemu-system-x86_64 from $KNC_QEMU_SRC"
+	log "built ${OUT#"$REPO"/}/qemu-system-x86_64 from $KNC_QEMU_SRC"
 	exit 0
 fi
 
@@ -147,10 +235,28 @@ PINNED_DSC="${QEMU_SOURCE_PACKAGE}_${QEMU_VERSION#*:}.dsc"
 # Names the .dsc built instead of $PINNED_DSC, once the archive lost it.
 FALLBACK="$SRC_CACHE/$PINNED_DSC.fallback"
 FETCH_LOG="$SRC_CACHE/fetch.log"
+# The upstream tarball: qemu_10.0.2+ds.orig.tar.xz for 1:10.0.2+ds-2...
+ORIG_NAME="${QEMU_SOURCE_PACKAGE}_$(v=${QEMU_VERSION#*:}; echo "${v%-*}").orig.tar.xz"
 
+# upstream_only: apt-get source fetched the upstream tarball, but the
+# archive answered 404 for the .dsc and the Debian tarball (seen with
+# bookworm-backports' qemu 10.0); the build can still go on from it.
+# Remembered in $PINNED_DSC.upstream-only, as FALLBACK is.
+upstream_only() {
+	[ -f "$SRC_CACHE/$ORIG_NAME" ] &&
+		tail -n 5 "$FETCH_LOG" | grep -q '\.dsc  *404' &&
+		echo "$ORIG_NAME" >"$SRC_CACHE/$PINNED_DSC.upstream-only"
+}
+
+# have_deb_src: apt has a deb-src entry for $SUITE
 have_deb_src() {
-	grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources ||
-		grep -qs '^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list
+	awk -v suite="$SUITE" 'BEGIN { RS = "" }
+		/(^|\n)Types:[^\n]*deb-src/ && match($0, /(^|\n)Suites:[^\n]*/) {
+			n = split(substr($0, RSTART, RLENGTH), w, /[ \t\n]+/)
+			for (i = 1; i <= n; i++) if (w[i] == suite) found = 1
+		}
+		END { exit !found }' /etc/apt/sources.list.d/*.sources 2>/dev/null ||
+		grep -qsE "^deb-src .* $SUITE( |\$)" /etc/apt/sources.list /etc/apt/sources.list.d/*.list
 }
 
 apt_source() {
@@ -167,11 +273,11 @@ fetch_source() {
 		# the same archive as the binary packages
 		uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
 		uri=${uri:-http://deb.debian.org/debian}
-		log "adding a deb-src entry for $uri ($DEB_SRC_LIST)" >&2
+		log "adding a deb-src entry for $uri $SUITE ($DEB_SRC_LIST)" >&2
 		cat >"$DEB_SRC_LIST" <<EOS
 Types: deb-src
 URIs: $uri
-Suites: bookworm
+Suites: $SUITE
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
@@ -189,11 +295,16 @@ EOS
 		echo "$PINNED_DSC"
 		return
 	fi
+	# the archive serves the upstream tarball but not Debian's part
+	if upstream_only; then
+		echo "$ORIG_NAME"
+		return
+	fi
 	v=$(apt-cache showsrc --only-source "$QEMU_SOURCE_PACKAGE" 2>/dev/null |
 		sed -n 's/^Version: //p' | grep -F "${QEMU_VERSION%%-*}-" | sort -V | tail -n 1)
 	[ -n "$v" ] ||
-		die "apt has no $QEMU_SOURCE_PACKAGE ${QEMU_VERSION%%-*} source package (a deb-src line for bookworm main is needed; see $FETCH_LOG)"
-	log "warning: the archive no longer has $QEMU_VERSION; building $v, which tools/knc/qemu/*.patch were not made against" >&2
+		die "apt has no $QEMU_SOURCE_PACKAGE ${QEMU_VERSION%%-*} source package (a deb-src line for $SUITE main is needed; see $FETCH_LOG)"
+	log "warning: the archive no longer has $QEMU_VERSION; building $v, which ${PATCH_DIR#"$REPO"/}/*.patch were not made against" >&2
 	apt_source "$QEMU_SOURCE_PACKAGE=$v" ||
 		die "apt-get source $QEMU_SOURCE_PACKAGE=$v failed (see $FETCH_LOG)"
 	echo "${QEMU_SOURCE_PACKAGE}_${v#*:}.dsc" >"$FALLBACK"
@@ -202,6 +313,8 @@ EOS
 
 if [ -f "$SRC_CACHE/$PINNED_DSC" ]; then
 	DSC_NAME=$PINNED_DSC
+elif [ -s "$SRC_CACHE/$PINNED_DSC.upstream-only" ] && [ -f "$SRC_CACHE/$ORIG_NAME" ]; then
+	DSC_NAME=$ORIG_NAME
 elif [ -s "$FALLBACK" ] && [ -f "$SRC_CACHE/$(cat "$FALLBACK")" ]; then
 	DSC_NAME=$(cat "$FALLBACK")
 	log "warning: building $DSC_NAME, not $PINNED_DSC (gone from the archive)"
@@ -210,10 +323,15 @@ else
 fi
 DSC="$SRC_CACHE/$DSC_NAME"
 [ -f "$DSC" ] || die "$DSC missing after apt-get source (see $FETCH_LOG)"
+if [ "$DSC_NAME" = "$ORIG_NAME" ]; then
+	log "warning: the archive has no $PINNED_DSC, only its upstream tarball: building $ORIG_NAME without Debian's patches"
+fi
+[ "$VERSION" = 7.2 ] || prepare_meson
 
 KEY=$( {
 	printf 'dsc %s\n' "$DSC_NAME"
 	printf 'configure %s\n' "${CONFIGURE_FLAGS[*]}"
+	[ -z "$MESON_DEBS" ] || printf 'meson %s\n' "$MESON_DEBS"
 	sha256sum "$SCRIPT_PATH" | cut -d' ' -f1
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 		printf 'patch %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -d' ' -f1)"
@@ -225,7 +343,7 @@ BIN="$BUILD/qemu-system-x86_64"
 if [ "$FORCE" = 0 ] && [ -x "$BIN" ]; then
 	install_binary "$BIN"
 	touch "$BUILD" 2>/dev/null || true	# recently used: not pruned
-	log "build/qemu/qemu-system-x86_64 is up to date (cached build $KEY)"
+	log "${OUT#"$REPO"/}/qemu-system-x86_64 is up to date (cached build $KEY)"
 	exit 0
 fi
 start=$SECONDS
@@ -235,14 +353,24 @@ rm -rf "$BUILD" "$BUILD.tmp"
 mkdir -p "$BUILD.tmp"
 LOG="$BUILD.tmp/build.log"
 log "unpacking $DSC_NAME with ${#PATCHES[@]} patch(es) (log: $LOG)"
-run_logged "$LOG" dpkg-source --no-check -x "$DSC" "$BUILD.tmp/src"
+if [ "$DSC_NAME" = "$ORIG_NAME" ]; then
+	mkdir -p "$BUILD.tmp/src"
+	run_logged "$LOG" tar -xJf "$DSC" -C "$BUILD.tmp/src" --strip-components=1 --no-same-owner
+else
+	run_logged "$LOG" dpkg-source --no-check -x "$DSC" "$BUILD.tmp/src"
+fi
+# The +ds and +dfsg tarballs lack pc-bios/edk2-*.fd.bz2; meson would unpack
+# them when bzip2 is there.  (7.2: Debian's patches skip pc-bios instead.)
+if [ ! -e "$BUILD.tmp/src/pc-bios/edk2-x86_64-code.fd.bz2" ]; then
+	sed -i 's/^\( *unpack_edk2_blobs = \)bzip2\.found()$/\1false/' "$BUILD.tmp/src/meson.build"
+fi
 for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 	log "applying $(basename "$p")"
 	run_logged "$LOG" patch -d "$BUILD.tmp/src" -p1 -N -s -i "$p"
 done
 mkdir -p "$BUILD.tmp/src/build"
 log "configuring"
-(cd "$BUILD.tmp/src/build" && run_logged "$LOG" ../configure "${CONFIGURE_FLAGS[@]}")
+configure_in "$BUILD.tmp/src"
 log "building qemu-system-x86_64 (ninja -j$JOBS)"
 run_logged "$LOG" ninja -C "$BUILD.tmp/src/build" -j"$JOBS" qemu-system-x86_64
 cp "$BUILD.tmp/src/build/qemu-system-x86_64" "$BUILD.tmp/"
@@ -256,4 +384,4 @@ mv "$BUILD.tmp" "$BUILD"
 install_binary "$BIN"
 # shellcheck disable=SC2012
 ls -1td "$CACHE"/qemu/*/ 2>/dev/null | tail -n +$((KEEP + 1)) | xargs -r rm -rf
-log "built build/qemu/qemu-system-x86_64 (cached as $KEY) in $((SECONDS - start)) s"
+log "built ${OUT#"$REPO"/}/qemu-system-x86_64 (cached as $KEY) in $((SECONDS - start)) s"
