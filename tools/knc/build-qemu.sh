@@ -18,7 +18,7 @@ REPO="$(cd "$(dirname "$SCRIPT_PATH")/../.." && pwd)"
 CACHE="${KNC_CACHE:-/var/cache/knc-pmu}"
 SRC_CACHE="$CACHE/src"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-KEEP=3		# cached builds kept
+KEEP=3		# cached builds kept, per version
 
 QEMU_SOURCE_PACKAGE="qemu"
 BUILD_DEPS="dpkg-dev meson ninja-build python3 python3-venv pkg-config \
@@ -45,6 +45,7 @@ set_version() {
 		DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src.sources
 		PATCH_DIR="$REPO/tools/knc/qemu"
 		OUT="$REPO/build/qemu"
+		BUILDS="$CACHE/qemu"
 		CONFIGURE_FLAGS+=(--meson=/usr/bin/meson)
 		;;
 	10.0)
@@ -57,6 +58,7 @@ set_version() {
 		DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src-backports.sources
 		PATCH_DIR="$REPO/tools/knc/qemu-10.0"
 		OUT="$REPO/build/qemu-10.0"
+		BUILDS="$CACHE/qemu-10.0"
 		;;
 	*)
 		die "--version $1: 7.2 or 10.0"
@@ -87,16 +89,17 @@ Knights Corner PMU model:
      warning).
   2. Unpack it with dpkg-source -x (Debian's own patches applied), apply
      the version's patches in order, configure and build with ninja, in
-     $CACHE/qemu/KEY, where KEY hashes the source's name,
-     the patches, the configure flags and this script.  The +ds/+dfsg
-     tarballs lack the EDK2 firmware: its unpacking is turned off.  For
-     10.0, meson 1.7 and pycotap come from bookworm-backports' packages,
-     unpacked into $CACHE/meson-backports (the system's meson
-     stays Debian 12's, which 7.2 uses).
+     $CACHE/qemu/KEY (10.0: $CACHE/qemu-10.0/KEY),
+     where KEY hashes the source's name, the patches, the configure flags
+     and this script.  The +ds/+dfsg tarballs lack the EDK2 firmware: its
+     unpacking is turned off.  For 10.0, meson 1.7 and pycotap come from
+     bookworm-backports' packages, unpacked into
+     $CACHE/meson-backports (the system's meson stays
+     Debian 12's, which 7.2 uses).
   3. Copy the binary to build/qemu/ (build/qemu-10.0/). An existing build
-     for the same KEY is reused (seconds); the $KEEP newest builds are kept.
-     A lock in the cache makes concurrent runs (another clone, CI) wait for
-     each other.
+     for the same KEY is reused (seconds); the $KEEP newest builds of each
+     version are kept.  A lock in the cache makes concurrent runs (another
+     clone, CI) wait for each other.
 
 A cold build takes about 5 minutes on 2 cores. Run it as root (apt-get, the
 cache directory), or set KNC_CACHE to a writable directory and install the
@@ -218,7 +221,7 @@ shopt -s nullglob
 PATCHES=("$PATCH_DIR"/*.patch)
 shopt -u nullglob
 
-mkdir -p "$CACHE/qemu" "$SRC_CACHE" 2>/dev/null ||
+mkdir -p "$BUILDS" "$SRC_CACHE" 2>/dev/null ||
 	die "cannot create $CACHE (run as root or set KNC_CACHE)"
 # One build-qemu.sh at a time per cache: two cold builds of one KEY would
 # share its directory.  A cache we cannot write can still serve a build.
@@ -337,7 +340,7 @@ KEY=$( {
 		printf 'patch %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -d' ' -f1)"
 	done
 } | sha256sum | cut -c1-16)
-BUILD="$CACHE/qemu/$KEY"
+BUILD="$BUILDS/$KEY"
 BIN="$BUILD/qemu-system-x86_64"
 
 if [ "$FORCE" = 0 ] && [ -x "$BIN" ]; then
@@ -383,5 +386,5 @@ mv "$BUILD.tmp" "$BUILD"
 # ---- 3. install, prune ------------------------------------------------------
 install_binary "$BIN"
 # shellcheck disable=SC2012
-ls -1td "$CACHE"/qemu/*/ 2>/dev/null | tail -n +$((KEEP + 1)) | xargs -r rm -rf
+ls -1td "$BUILDS"/*/ 2>/dev/null | tail -n +$((KEEP + 1)) | xargs -r rm -rf
 log "built ${OUT#"$REPO"/}/qemu-system-x86_64 (cached as $KEY) in $((SECONDS - start)) s"
