@@ -46,6 +46,7 @@ set_version() {
 		PATCH_DIR="$REPO/tools/knc/qemu"
 		OUT="$REPO/build/qemu"
 		BUILDS="$CACHE/qemu"
+		TCG_TEST=""
 		CONFIGURE_FLAGS+=(--meson=/usr/bin/meson)
 		;;
 	10.0)
@@ -59,6 +60,9 @@ set_version() {
 		PATCH_DIR="$REPO/tools/knc/qemu-10.0"
 		OUT="$REPO/build/qemu-10.0"
 		BUILDS="$CACHE/qemu-10.0"
+		# the series' system-mode TCG test (its last patch), kept
+		# beside the binary for tests/host/qemu-tcg.t
+		TCG_TEST=knc-pmu
 		;;
 	*)
 		die "--version $1: 7.2 or 10.0"
@@ -96,8 +100,10 @@ Knights Corner PMU model:
      bookworm-backports' packages, unpacked into
      $CACHE/meson-backports (the system's meson stays
      Debian 12's, which 7.2 uses).
-  3. Copy the binary to build/qemu/ (build/qemu-10.0/). An existing build
-     for the same KEY is reused (seconds); the $KEEP newest builds of each
+  3. Copy the binary to build/qemu/ (build/qemu-10.0/, with the series'
+     system-mode TCG test, tcg-knc-pmu, built by QEMU's
+     build-tcg-tests-x86_64-softmmu; tests/host/qemu-tcg.t runs it). An
+     existing build for the same KEY is reused (seconds); the $KEEP newest builds of each
      version are kept.  A lock in the cache makes concurrent runs (another
      clone, CI) wait for each other.
 
@@ -142,10 +148,21 @@ set_version "$VERSION"
 # Debian's meson, and the Python it runs on (not a python3 earlier in PATH)
 export PATH="/usr/bin:/bin:$PATH"
 
+# install_binary BIN [TEST]: BIN, and the TCG test TEST, to $OUT (TEST as
+# tcg-$TCG_TEST)
 install_binary() {
 	mkdir -p "$OUT"
 	cp -f "$1" "$OUT/qemu-system-x86_64.tmp"
 	mv -f "$OUT/qemu-system-x86_64.tmp" "$OUT/qemu-system-x86_64"
+	[ -z "${2:-}" ] || cp -f "$2" "$OUT/tcg-$TCG_TEST"
+}
+
+# build_tcg_test DIR: QEMU's x86_64 system-mode TCG tests in the build tree
+# DIR/build; prints the path of the series' one
+build_tcg_test() {
+	log "building QEMU's x86_64 system-mode TCG tests (for $TCG_TEST)" >&2
+	run_logged "$LOG" make -C "$1/build" build-tcg-tests-x86_64-softmmu
+	echo "$1/build/tests/tcg/x86_64-softmmu/$TCG_TEST"
 }
 
 # run_logged LOG CMD...: run CMD with its output in LOG; show LOG's tail on failure
@@ -212,7 +229,8 @@ if [ -n "${KNC_QEMU_SRC:-}" ]; then
 	fi
 	log "ninja in $KNC_QEMU_SRC/build (log: ${OUT#"$REPO"/}/build.log)"
 	run_logged "$LOG" ninja -C "$KNC_QEMU_SRC/build" -j"$JOBS" qemu-system-x86_64
-	install_binary "$KNC_QEMU_SRC/build/qemu-system-x86_64"
+	install_binary "$KNC_QEMU_SRC/build/qemu-system-x86_64" \
+		"$([ -z "$TCG_TEST" ] || build_tcg_test "$KNC_QEMU_SRC")"
 	log "built ${OUT#"$REPO"/}/qemu-system-x86_64 from $KNC_QEMU_SRC"
 	exit 0
 fi
@@ -343,8 +361,10 @@ KEY=$( {
 BUILD="$BUILDS/$KEY"
 BIN="$BUILD/qemu-system-x86_64"
 
-if [ "$FORCE" = 0 ] && [ -x "$BIN" ]; then
-	install_binary "$BIN"
+TEST=${TCG_TEST:+$BUILD/tcg-$TCG_TEST}
+
+if [ "$FORCE" = 0 ] && [ -x "$BIN" ] && { [ -z "$TEST" ] || [ -f "$TEST" ]; }; then
+	install_binary "$BIN" "$TEST"
 	touch "$BUILD" 2>/dev/null || true	# recently used: not pruned
 	log "${OUT#"$REPO"/}/qemu-system-x86_64 is up to date (cached build $KEY)"
 	exit 0
@@ -377,14 +397,15 @@ configure_in "$BUILD.tmp/src"
 log "building qemu-system-x86_64 (ninja -j$JOBS)"
 run_logged "$LOG" ninja -C "$BUILD.tmp/src/build" -j"$JOBS" qemu-system-x86_64
 cp "$BUILD.tmp/src/build/qemu-system-x86_64" "$BUILD.tmp/"
-# Keep the binary and the log: not the 1 GB tree, nor the copy of the orig
-# tarball that dpkg-source -x leaves beside it.
+[ -z "$TCG_TEST" ] || cp "$(build_tcg_test "$BUILD.tmp/src")" "$BUILD.tmp/tcg-$TCG_TEST"
+# Keep the binary, the TCG test and the log: not the 1 GB tree, nor the
+# copy of the orig tarball that dpkg-source -x leaves beside it.
 find "$BUILD.tmp" -mindepth 1 -maxdepth 1 ! -name qemu-system-x86_64 ! -name build.log \
-	-exec rm -rf {} +
+	! -name "tcg-*" -exec rm -rf {} +
 mv "$BUILD.tmp" "$BUILD"
 
 # ---- 3. install, prune ------------------------------------------------------
-install_binary "$BIN"
+install_binary "$BIN" "$TEST"
 # shellcheck disable=SC2012
 ls -1td "$BUILDS"/*/ 2>/dev/null | tail -n +$((KEEP + 1)) | xargs -r rm -rf
 log "built ${OUT#"$REPO"/}/qemu-system-x86_64 (cached as $KEY) in $((SECONDS - start)) s"
