@@ -46,8 +46,28 @@ check_series() {
 	done
 }
 
+# cover_letter DIR: DIR/cover-letter.txt lists the series' patches, each
+# by its subject, in order
+cover_letter() {
+	local p
+	for p in "$1"/*.patch; do
+		sed -n '/^Subject: /{N;s/\n//;s/^Subject: \[PATCH [0-9]*\/[0-9]*\] /  /;p}' "$p"
+	done >"$log.want"
+	sed -n '/^knc-pmu ([0-9]*):$/,/^$/p' "$1/cover-letter.txt" | sed '1d;$d' >"$log.have"
+	n=$((n + 1))
+	if diff -u "$log.want" "$log.have" >"$log"; then
+		echo "ok $n - $1/cover-letter.txt lists the series"
+	else
+		echo "not ok $n - $1/cover-letter.txt lists the series"
+		sed 's/^/# /' "$log"
+		bad=1
+	fi
+	rm -f "$log.want" "$log.have"
+}
+
 echo "TAP version 13"
 check_series 7.2 qemu-7.2.0 qemu tools/knc/qemu --no-signoff
 check_series 10.0 qemu-10.0.2 qemu-10.0 tools/knc/qemu-10.0
+cover_letter tools/knc/qemu-10.0
 echo "1..$n"
 exit $bad
