@@ -25,7 +25,8 @@ usage() {
 Usage: tools/knc/build-libpfm4.sh [--help]
 
 Build libpfm.so.4 from Debian 12's libpfm4 $VERSION source package with
-tools/knc/libpfm4/*.patch applied, and leave it in build/libpfm4/. Run PAPI
+tools/knc/libpfm4/*.patch applied, and leave it in build/libpfm4/, beside
+libpfm4's own check, validate (tests/host/libpfm4.t runs it). Run PAPI
 or any libpfm4 tool with LD_LIBRARY_PATH=build/libpfm4 to use it instead
 of the system's copy: on a KNC it then opens its events on the knc PMU
 (knc_pmu.ko) when that is loaded, and on Linux's own driver (the cpu PMU,
@@ -79,7 +80,7 @@ KEY=$( {
 } | sha256sum | cut -c1-16)
 BUILD="$CACHE/libpfm4/$KEY"
 
-if [ ! -f "$BUILD/libpfm.so.4" ]; then
+if [ ! -f "$BUILD/libpfm.so.4" ] || [ ! -f "$BUILD/validate" ]; then
 	rm -rf "$BUILD" "$BUILD.tmp"
 	mkdir -p "$BUILD.tmp"
 	log "building libpfm4 $VERSION with $(cd "$PATCH_DIR" && echo *.patch)"
@@ -89,9 +90,12 @@ if [ ! -f "$BUILD/libpfm.so.4" ]; then
 		patch -d "$BUILD.tmp/src" -p1 -N -s -i "$p" >>"$BUILD.tmp/build.log" 2>&1 ||
 			die "$(basename "$p") does not apply to libpfm4 $VERSION (see $BUILD.tmp/build.log)"
 	done
-	make -C "$BUILD.tmp/src" -j"$(nproc)" lib >>"$BUILD.tmp/build.log" 2>&1 ||
-		die "make failed (see $BUILD.tmp/build.log)"
+	# the library, and libpfm4's own check of its tables (tests/validate,
+	# linked statically), which tests/host/libpfm4.t runs
+	{ make -C "$BUILD.tmp/src" -j"$(nproc)" lib && make -C "$BUILD.tmp/src/tests"; } \
+		>>"$BUILD.tmp/build.log" 2>&1 || die "make failed (see $BUILD.tmp/build.log)"
 	cp "$BUILD.tmp/src/lib/libpfm.so.4."* "$BUILD.tmp/libpfm.so.4"
+	cp "$BUILD.tmp/src/tests/validate" "$BUILD.tmp/validate"
 	rm -rf "$BUILD.tmp/src"
 	mv "$BUILD.tmp" "$BUILD"
 	# shellcheck disable=SC2012
@@ -99,6 +103,8 @@ if [ ! -f "$BUILD/libpfm.so.4" ]; then
 fi
 touch "$BUILD"
 mkdir -p "$OUT"
-cp -f "$BUILD/libpfm.so.4" "$OUT/libpfm.so.4.tmp"
-mv -f "$OUT/libpfm.so.4.tmp" "$OUT/libpfm.so.4"
+for f in libpfm.so.4 validate; do
+	cp -f "$BUILD/$f" "$OUT/$f.tmp"
+	mv -f "$OUT/$f.tmp" "$OUT/$f"
+done
 log "build/libpfm4/libpfm.so.4 (cached as $KEY)"
