@@ -309,13 +309,13 @@ t_papi_patched_libpfm4_through_knc() {
 		env "${PFM_ENV[@]}" papi_command_line "$p" >"$out.p" 2>&1 || fail "$p: $(cat "$out.p")"
 		! grep -q "Failed adding" "$out.p" || fail "$p: $(cat "$out.p")"
 		grep -E "^$p : " "$out.p"
+		case $p in
+		PAPI_TOT_INS | PAPI_TOT_CYC)
+			[ "$(papi_tot "$out.p" "$p")" -gt 0 ] || fail "$p did not count" ;;
+		esac
 		n=$((n + 1))
 	done
 	expect_eq "presets counted" 14 $n
-	for p in PAPI_TOT_INS PAPI_TOT_CYC; do
-		env "${PFM_ENV[@]}" papi_command_line "$p" >"$out.p" 2>&1
-		[ "$(papi_tot "$out.p" "$p")" -gt 0 ] || fail "$p did not count"
-	done
 }
 case_add --last "PAPI with make libpfm4's library counts through knc_pmu.ko: both counters, beside perf's knc events (Debian's library: EBUSY), the 14 presets" \
 	t_papi_patched_libpfm4_through_knc
