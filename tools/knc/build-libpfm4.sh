@@ -41,6 +41,9 @@ Environment: KNC_CACHE (default /var/cache/knc-pmu)
 EOF
 }
 
+# shellcheck source=tools/knc/apt-lib.sh
+. "$REPO/tools/knc/apt-lib.sh"
+
 log() { printf 'build-libpfm4: %s\n' "$*"; }
 die() { printf 'build-libpfm4: error: %s\n' "$*" >&2; exit 1; }
 
@@ -53,22 +56,18 @@ esac
 mkdir -p "$SRC_CACHE" "$CACHE/libpfm4" ||
 	die "cannot create $CACHE (run as root or set KNC_CACHE)"
 
-# fetch: the source package into $SRC_CACHE, adding Debian 12's deb-src
-# entry first if apt has no source lists (as build-qemu.sh does)
+apt_source() {
+	(cd "$SRC_CACHE" && apt-get source --download-only "libpfm4=$VERSION") \
+		>>"$SRC_CACHE/fetch.log" 2>&1
+}
+
+# fetch: the source package into $SRC_CACHE; on failure (no deb-src entry,
+# stale lists), with Debian 12's deb-src entry and fresh lists
 fetch() {
-	local uri log=$SRC_CACHE/fetch.log
-	if (cd "$SRC_CACHE" && apt-get source --download-only "libpfm4=$VERSION") >>"$log" 2>&1; then
-		return
-	fi
-	if [ ! -f "$DEB_SRC_LIST" ]; then
-		uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
-		log "adding a deb-src entry for ${uri:=http://deb.debian.org/debian} ($DEB_SRC_LIST)"
-		printf 'Types: deb-src\nURIs: %s\nSuites: bookworm\nComponents: main\nSigned-By: %s\n' \
-			"$uri" /usr/share/keyrings/debian-archive-keyring.gpg >"$DEB_SRC_LIST"
-	fi
+	apt_source && return
+	apt_add_source deb-src bookworm "$DEB_SRC_LIST" || true
 	apt-get update -qq || die "apt-get update failed"
-	(cd "$SRC_CACHE" && apt-get source --download-only "libpfm4=$VERSION") >>"$log" 2>&1 ||
-		die "apt-get source libpfm4=$VERSION failed (see $log)"
+	apt_source || die "apt-get source libpfm4=$VERSION failed (see $SRC_CACHE/fetch.log)"
 }
 
 [ -f "$SRC_CACHE/$DSC_NAME" ] || fetch

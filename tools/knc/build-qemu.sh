@@ -128,6 +128,9 @@ Try it:  tools/knc/knc-vm --native -- perf stat -e knc/instructions_executed/u -
 EOF
 }
 
+# shellcheck source=tools/knc/apt-lib.sh
+. "$REPO/tools/knc/apt-lib.sh"
+
 log() { printf 'build-qemu: %s\n' "$*"; }
 die() { printf 'build-qemu: error: %s\n' "$*" >&2; exit 1; }
 
@@ -269,17 +272,6 @@ upstream_only() {
 		echo "$ORIG_NAME" >"$SRC_CACHE/$PINNED_DSC.upstream-only"
 }
 
-# have_deb_src: apt has a deb-src entry for $SUITE
-have_deb_src() {
-	awk -v suite="$SUITE" 'BEGIN { RS = "" }
-		/(^|\n)Types:[^\n]*deb-src/ && match($0, /(^|\n)Suites:[^\n]*/) {
-			n = split(substr($0, RSTART, RLENGTH), w, /[ \t\n]+/)
-			for (i = 1; i <= n; i++) if (w[i] == suite) found = 1
-		}
-		END { exit !found }' /etc/apt/sources.list.d/*.sources 2>/dev/null ||
-		grep -qsE "^deb-src .* $SUITE( |\$)" /etc/apt/sources.list /etc/apt/sources.list.d/*.list
-}
-
 apt_source() {
 	(cd "$SRC_CACHE" && apt-get source --download-only "$@") >>"$FETCH_LOG" 2>&1
 }
@@ -287,21 +279,10 @@ apt_source() {
 # fetch_source: download the source package into $SRC_CACHE; print the
 # name of its .dsc
 fetch_source() {
-	local uri v
+	local v
 
 	command -v apt-get >/dev/null || die "apt-get not found: a Debian machine is needed"
-	if [ ! -f "$DEB_SRC_LIST" ] && ! have_deb_src; then
-		# the same archive as the binary packages
-		uri=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
-		uri=${uri:-http://deb.debian.org/debian}
-		log "adding a deb-src entry for $uri $SUITE ($DEB_SRC_LIST)" >&2
-		cat >"$DEB_SRC_LIST" <<EOS
-Types: deb-src
-URIs: $uri
-Suites: $SUITE
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOS
+	if apt_add_source deb-src "$SUITE" "$DEB_SRC_LIST"; then
 		apt-get update -qq >&2 || die "apt-get update failed"
 	fi
 	log "fetching the $QEMU_SOURCE_PACKAGE $QEMU_VERSION source package (log: $FETCH_LOG)" >&2

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# apt's source entries for Debian 12's archive, sourced by
+# tools/knc/install-deps (bookworm-backports' binary packages),
+# tools/knc/build-qemu.sh and tools/knc/build-libpfm4.sh (source packages).
+#
+#   apt_has_source TYPE SUITE
+#	apt has a TYPE (deb or deb-src) entry for SUITE, in a deb822
+#	.sources file or a one-line .list file.
+#   apt_add_source TYPE SUITE FILE
+#	unless apt_has_source TYPE SUITE, writes FILE: a TYPE entry for
+#	SUITE main, from the archive the binary packages come from (the
+#	first URI of debian.sources, else deb.debian.org), signed by Debian's
+#	archive keyring, and says so on stderr. Returns 0 when it wrote FILE
+#	(the caller runs apt-get update), 1 when apt had the entry already.
+
+APT_SOURCES_DIR=${APT_SOURCES_DIR:-/etc/apt}
+
+apt_has_source() {
+	local type=$1 suite=$2
+	awk -v type="$type" -v suite="$suite" 'BEGIN { RS = "" }
+		function has(field, word,   n, w, i) {
+			if (!match($0, "(^|\n)" field ":[^\n]*"))
+				return 0
+			n = split(substr($0, RSTART, RLENGTH), w, /[ \t\n]+/)
+			for (i = 2; i <= n; i++)
+				if (w[i] == word)
+					return 1
+			return 0
+		}
+		has("Types", type) && has("Suites", suite) &&
+			!match($0, /(^|\n)Enabled: *no/) { found = 1 }
+		END { exit !found }' "$APT_SOURCES_DIR"/sources.list.d/*.sources 2>/dev/null ||
+		awk -v type="$type" -v suite="$suite" '
+			$1 == type {
+				i = 2
+				if ($i ~ /^\[/)
+					while ($i !~ /\]$/ && i < NF)
+						i++
+				if ($i ~ /^\[/ || $i ~ /\]$/)
+					i++
+				if ($(i + 1) == suite)
+					found = 1
+			}
+			END { exit !found }' "$APT_SOURCES_DIR"/sources.list \
+			"$APT_SOURCES_DIR"/sources.list.d/*.list 2>/dev/null
+}
+
+apt_add_source() {
+	local type=$1 suite=$2 file=$3 uri
+
+	apt_has_source "$type" "$suite" && return 1
+	uri=$(sed -n 's/^URIs: *//p' "$APT_SOURCES_DIR"/sources.list.d/debian.sources 2>/dev/null |
+		head -n 1)
+	uri=${uri%% *}
+	uri=${uri:-http://deb.debian.org/debian}
+	printf '%s: adding a %s entry for %s %s (%s)\n' "$(basename "$0" .sh)" \
+		"$type" "$uri" "$suite" "$file" >&2
+	printf 'Types: %s\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+		"$type" "$uri" "$suite" /usr/share/keyrings/debian-archive-keyring.gpg >"$file"
+}
