@@ -278,17 +278,17 @@ case_add "Debian's PAPI counts a loop's instructions on the model, the same each
 # 14 KNC presets open; on the model only the instructions and cycles move
 # by themselves. Last: on 6.1 knc_pmu.ko stays pinned once a task used it.
 t_papi_patched_libpfm4_through_knc() {
-	local out p n=0 holder log0 ins cyc
+	local out p n=0 holder ins cyc
 	out=$(mktemp)
 	pfm_patched
 	paranoid 2
 	insmod "$KNC_KO"
-	log0=$(dmesg | wc -l)
+	log_mark
 	papi_pair "${PFM_ENV[@]}"
 	read -r ins cyc <<<"$REPLY"
 	[ "${ins:-0}" -gt 0 ] && [ "${cyc:-0}" -gt 0 ] || fail "PAPI_TOT_INS, PAPI_TOT_CYC: $REPLY"
-	dmesg | tail -n +$((log0 + 1)) | grep -q "knc_pmu: knc events hold the counters" ||
-		fail "knc_pmu.ko did not take the counters: $(dmesg | tail -n +$((log0 + 1)))"
+	log_since | grep -q "knc_pmu: knc events hold the counters" ||
+		fail "knc_pmu.ko did not take the counters: $(log_since)"
 	papicount_loop "${PFM_ENV[@]}"
 
 	perf stat -o /dev/null -a -e knc/cpu_clk_unhalted/ -- sleep infinity &

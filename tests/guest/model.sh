@@ -79,13 +79,14 @@ t_busy_with_watchdog() {
 	insmod "$KNC_KO" || fail "insmod failed beside the NMI watchdog"
 	[ -d $KNC_SYSFS/events ] || fail "no knc PMU in sysfs"
 	out=$(mktemp)
+	log_mark
 	if perf stat -o "$out" -e knc/instructions_executed/u -- true 2>"$out.err"; then
 		rmmod knc_pmu
 		fail "a knc event opened while the watchdog holds a counter"
 	fi
 	cat "$out.err"
 	grep -q "Device or resource busy" "$out.err" || fail "not EBUSY"
-	dmesg | tail -n 3 | grep -q "knc_pmu: knc events get EBUSY.*nmi_watchdog" ||
+	log_since | grep -q "knc_pmu: knc events get EBUSY.*nmi_watchdog" ||
 		fail "no kernel log line saying who holds the counters and what to do"
 	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
 	rmmod knc_pmu
@@ -189,17 +190,17 @@ case_add --unloads "after unload the cpu PMU and the watchdog have the counters 
 # unloaded: the watchdog gives them up for the while. The PMIs it loses on
 # purpose are counted in $PMI_LOST_ON_PURPOSE, for expect_pmis_serviced.
 model_test_log() {
-	local wd before lost0
+	local wd lost0
 	rmmod knc_pmu
 	wd=$(cat /proc/sys/kernel/nmi_watchdog)
 	echo 0 >/proc/sys/kernel/nmi_watchdog
-	before=$(dmesg | wc -l)
+	log_mark
 	lost0=$(model_sum pmi_lost)
 	insmod "$KNC_MODEL_TEST_KO" || true
 	echo $(($(cat $PMI_LOST_ON_PURPOSE 2>/dev/null || echo 0) + $(model_sum pmi_lost) - lost0)) \
 		>$PMI_LOST_ON_PURPOSE
 	echo "$wd" >/proc/sys/kernel/nmi_watchdog
-	dmesg | tail -n +$((before + 1)) | grep "knc_model_test: "
+	log_since | grep "knc_model_test: "
 	lsmod | grep -q "^knc_model_test " || return 1
 	rmmod knc_model_test
 }

@@ -15,9 +15,10 @@ cd "$(dirname "$0")/../.." || exit 1
 t_inert_msrs_refused() {
 	expect_eq family 11 "$(awk '/^cpu family/ { print $4; exit }' /proc/cpuinfo)"
 	expect_eq model 1 "$(awk '/^model\t/ { print $3; exit }' /proc/cpuinfo)"
+	log_mark
 	insmod "$KNC_KO" || fail "knc_pmu.ko did not load as the core alone"
 	[ ! -e $KNC_SYSFS ] || fail "a knc PMU on counters that do not keep their values"
-	dmesg | tail -n 3 | grep -q "do not keep their values.*modprobe knc_sim" ||
+	log_since | grep -q "do not keep their values.*modprobe knc_sim" ||
 		fail "no dmesg line saying why"
 }
 case_add "counters that do not keep their values: no native PMU, the core loads" t_inert_msrs_refused

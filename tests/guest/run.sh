@@ -21,13 +21,15 @@ INJECT=/sys/kernel/debug/knc_sim/inject
 t_core_alone_without_knc() {
 	local out
 	knc_unload
+	log_mark
 	insmod "$KNC_KO" || fail "knc_pmu.ko did not load on a non-KNC CPU"
 	[ ! -e $KNC_SYSFS ] || fail "a knc PMU without a backend"
-	dmesg | tail -n 3 | grep "knc_pmu" | grep -q "modprobe knc_sim" ||
+	log_since | grep "knc_pmu" | grep -q "modprobe knc_sim" ||
 		fail "no dmesg line pointing at knc_sim"
+	log_mark
 	insmod "$KNC_SIM_KO" || fail "knc_sim.ko did not load"
 	[ -e $KNC_SYSFS/events ] || fail "no knc PMU once knc_sim registered"
-	dmesg | tail -n 3 | grep -q "simulated backend" ||
+	log_since | grep -q "simulated backend" ||
 		fail "no dmesg line naming the simulated backend"
 	if out=$(rmmod knc_pmu 2>&1); then
 		fail "rmmod knc_pmu succeeded under knc_sim"
@@ -35,11 +37,12 @@ t_core_alone_without_knc() {
 	echo "$out"
 	echo "$out" | grep -q "in use by: knc_sim" || fail "rmmod did not say knc_sim uses it"
 	knc_unload
+	log_mark
 	if out=$(insmod "$KNC_SIM_KO" 2>&1); then
 		fail "knc_sim.ko loaded without knc_pmu.ko"
 	fi
 	echo "$out"
-	dmesg | tail -n 5 | grep -q "knc_sim: Unknown symbol knc_pmu_register" ||
+	log_since | grep -q "knc_sim: Unknown symbol knc_pmu_register" ||
 		fail "no dmesg line naming the missing symbol"
 	knc_load
 }
@@ -127,8 +130,9 @@ case_add --unloads "rmmod of either module is refused while an event is open" t_
 t_sampling_forced_off() {
 	local out
 	knc_unload
+	log_mark
 	knc_load sampling=0
-	dmesg | tail -n 3 | grep -q "sampling unavailable (sampling=0)" ||
+	log_since | grep -q "sampling unavailable (sampling=0)" ||
 		fail "no dmesg line saying sampling is off"
 	expect_eq "sampling open" EOPNOTSUPP "$($EVOPEN -s 1000 0x10cb)"
 	if out=$(perf record -a -o /tmp/knc-off.data -e knc/l2_read_miss/ -c 1000 -- true 2>&1); then
@@ -149,6 +153,7 @@ t_bad_module_params() {
 	knc_unload
 	# A value a parameter cannot take fails the load and leaves nothing.
 	for p in sampling=2 sampling=maybe hw_check=-1; do
+		log_mark
 		if out=$(insmod "$KNC_KO" "$p" 2>&1); then
 			rmmod knc_pmu
 			fail "insmod knc_pmu.ko $p succeeded"
@@ -156,17 +161,18 @@ t_bad_module_params() {
 		echo "$p: $out"
 		# kmod's words for EINVAL from init_module(2)
 		echo "$out" | grep -q "Invalid parameters" || fail "$p: not EINVAL"
-		dmesg | tail -n 1 | grep -q "knc_pmu: \`${p#*=}' invalid for parameter \`${p%%=*}'" ||
+		log_since | grep -q "knc_pmu: \`${p#*=}' invalid for parameter \`${p%%=*}'" ||
 			fail "$p: no dmesg line naming the parameter"
 		! grep -q "^knc_pmu " /proc/modules || fail "$p: knc_pmu left loaded"
 	done
 	# An unknown name loads (the kernel's rule for modules) and dmesg says
 	# it was ignored.
+	log_mark
 	insmod "$KNC_KO" no_such_param=1
 	insmod "$KNC_SIM_KO" sampling=0
-	dmesg | tail -n 20 | grep -q "knc_pmu: unknown parameter 'no_such_param' ignored" ||
+	log_since | grep -q "knc_pmu: unknown parameter 'no_such_param' ignored" ||
 		fail "no dmesg line for knc_pmu's unknown parameter"
-	dmesg | tail -n 20 | grep -q "knc_sim: unknown parameter 'sampling' ignored" ||
+	log_since | grep -q "knc_sim: unknown parameter 'sampling' ignored" ||
 		fail "no dmesg line for knc_sim's unknown parameter"
 	out=$(mktemp)
 	# CPU-wide: a per-task event would pin the modules on 6.1.

@@ -58,17 +58,24 @@ pinned_or_reloaded() {
 	insmod "$ko" || fail "reload of $mod failed"
 }
 
-# expect_insmod_busy KO ERE: insmod KO fails with EBUSY, and one of the last
-# kernel log lines, matching ERE, says why.
+# log_mark, log_since: log_since prints the kernel log's lines since the
+# last log_mark: what a step logged, however many lines the kernel logs
+# beside it (a fixed "dmesg | tail -n N" can miss the line looked for).
+log_mark() { LOG_MARK=$(dmesg | wc -l); }
+log_since() { dmesg | tail -n +$((LOG_MARK + 1)); }
+
+# expect_insmod_busy KO ERE: insmod KO fails with EBUSY, and a kernel log
+# line it caused, matching ERE, says why.
 expect_insmod_busy() {
 	local out
+	log_mark
 	if out=$(insmod "$1" 2>&1); then
 		rmmod "$(basename "$1" .ko)"
 		fail "$(basename "$1") loaded; expected EBUSY"
 	fi
 	echo "$out"
 	echo "$out" | grep -q "Device or resource busy" || fail "insmod did not fail with EBUSY"
-	dmesg | tail -n 3 | grep -q -E "$2" || fail "no kernel log line saying why ($2)"
+	log_since | grep -q -E "$2" || fail "no kernel log line saying why ($2)"
 }
 
 # skip WHY: end the running case as skipped (TAP "# SKIP WHY")
