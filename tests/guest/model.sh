@@ -438,13 +438,14 @@ t_spflt_region() {
 	# A task asleep inside its region (in read() on a FIFO) leaves
 	# USER_PREF set on CPU 0; another task's spflt event there counts
 	# nothing, and the sleeper's region goes on when a byte wakes it:
-	# 2N + 6 exactly.
+	# 2N + 6 exactly. The case holds the FIFO's only writer: should it
+	# end early, the read returns at the end of the file.
 	a=$(mktemp)
 	fifo=$(mktemp -u)
 	mkfifo "$fifo"
 	exec {w}<>"$fifo"
 	pstat "$a" -i -e knc/instructions_executed,spflt=1/u -- \
-		taskset -c 0 $SPFLT sleep 1000000 "$fifo" >/dev/null &
+		taskset -c 0 $SPFLT sleep 1000000 "$fifo" >/dev/null {w}>&- &
 	apid=$!
 	for _ in $(seq 300); do
 		p=$(pgrep -f "^$SPFLT sleep" | head -n 1)

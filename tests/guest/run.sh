@@ -275,7 +275,7 @@ case_add "a per-task event ignores other tasks' events" t_per_task_isolation ctx
 SPFLT_SIM=/sys/kernel/debug/knc_sim/spflt
 
 t_spflt_region() {
-	local out a fifo apid
+	local out a fifo apid w p before after
 	out=$(mktemp)
 	# In the region 250 + 40; the task moves from CPU 0 to CPU 1 inside it
 	# and its region goes with it. The plain event counts all 790.
@@ -288,20 +288,33 @@ t_spflt_region() {
 	expect_eq "everything" 790 "$(count_of "$out" knc/data_read/)"
 	# A task blocked inside its region (a builtin read, no child) leaves
 	# USER_PREF set on CPU 0; another task's spflt event there counts
-	# nothing, and the first task's region goes on when it wakes.
+	# nothing, and the first task's region goes on when a line wakes it.
+	# The case holds the FIFO's only writer: should it end early, the
+	# read returns at the end of the file.
 	a=$(mktemp)
 	fifo=$(mktemp -u)
 	mkfifo "$fifo"
+	exec {w}<>"$fifo"
 	pstat "$a" -i -e knc/data_read,spflt=1/ -- taskset -c 0 bash -c \
-		"echo 1 > $SPFLT_SIM; read -r -t 4 <> $fifo
-		 echo 'data_read 250' > $INJECT; echo 0 > $SPFLT_SIM" >/dev/null &
+		"echo \$\$ > $fifo.pid; echo 1 > $SPFLT_SIM; read -r < $fifo
+		 echo 'data_read 250' > $INJECT; echo 0 > $SPFLT_SIM" >/dev/null {w}>&- &
 	apid=$!
-	sleep 1.5
+	for _ in $(seq 300); do
+		p=$(cat "$fifo.pid" 2>/dev/null || true)
+		before=$(cut -d' ' -f1,2 "/proc/${p:-0}/syscall" 2>/dev/null || true)
+		[ "$before" = "0 0x0" ] && break
+		sleep 0.1
+	done
 	pstat "$out" -i -e knc/data_read,spflt=1/,knc/data_read/ -- taskset -c 0 sh -c \
 		"echo 'data_read 333' > $INJECT"
-	kill -0 "$apid" 2>/dev/null || fail "the first task was not still in its region"
+	after=$(cut -d' ' -f1,2 "/proc/${p:-0}/syscall" 2>/dev/null || true)
+	# wake it before any check can end the case
+	echo >&"$w"
 	wait "$apid"
-	rm -f "$fifo"
+	exec {w}>&-
+	rm -f "$fifo" "$fifo.pid"
+	expect_eq "the first task in read() in its region" "0 0x0" "$before"
+	expect_eq "the first task still there after" "0 0x0" "$after"
 	expect_eq "another task, no region of its own" 0 "$(count_of "$out" knc/data_read,spflt=1/)"
 	expect_eq "another task, plain event" 333 "$(count_of "$out" knc/data_read/)"
 	expect_eq "the blocked task's region, after it" 250 "$(count_of "$a" knc/data_read,spflt=1/)"
