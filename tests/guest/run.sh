@@ -386,8 +386,9 @@ t_clock_model() {
 	echo "sleep 1: user $u kernel $k task-clock ${tc}ns"
 	[ $(( (u + k) * 10 )) -lt $(( tc * 14 )) ] || fail "a sleeping task counted cycles beyond its CPU time"
 	# Its CPU time is short, but not on a busy host: exec over 9p took
-	# 0.43 s once. A second of cycles is the sleep itself.
-	[ $(( u + k )) -lt 1000000000 ] || fail "sleep 1 counted its second of sleep"
+	# 0.43 s once. Half a second of cycles beyond it is the sleep itself.
+	[ $(( (u + k) - tc * 11 / 10 )) -lt 550000000 ] ||
+		fail "sleep 1 counted its second of sleep"
 }
 case_add "the clock model counts cycles at 1.1 GHz, mostly user" t_clock_model
 
@@ -564,7 +565,7 @@ t_record_two_events() {
 case_add "two sampling events at once are each exact" t_record_two_events
 
 t_record_freq_hot_function() {
-	local d=/tmp/rec3.data n ns top period want
+	local d=/tmp/rec3.data n ns top period want sum
 	# Stock 6.1 perf lets the alias's period=2000003 beat -F; build/perf/perf
 	# carries the fix (tools/knc/patches), the freq term works with either.
 	[ -x $PERF_BUILT ] || fail "$PERF_BUILT missing (make perf)"
@@ -588,12 +589,19 @@ t_record_freq_hot_function() {
 		# the guest's ticks late, and both the period and the number of
 		# samples drift with it (periods 0.9 to 2 times clock_hz / 1000,
 		# rates 30% to 92% of 1000 a second were seen), so the period is
-		# held between half and three times that, the count from above only.
+		# held only to its order, a quarter to six times that (the units),
+		# and the count from above. What load cannot move: the samples'
+		# periods add up to no more cycles than the task ran (its CPU
+		# time at clock_hz, with t_clock_model's slack and exec's time).
 		[ "$(perf script -i $d -F period | sort -u | wc -l)" -gt 10 ] ||
 			fail "the sample period never changed"
-		[ $(( period * 2 )) -gt "$want" ] && [ "$period" -lt $(( want * 3 )) ] ||
-			fail "median period $period, not within [$want / 2, $want * 3]"
+		[ $(( period * 4 )) -gt "$want" ] && [ "$period" -lt $(( want * 6 )) ] ||
+			fail "median period $period, not within [$want / 4, $want * 6]"
 		[ $(( n * 1000000000 * 10 )) -lt $(( ns * 1000 * 11 )) ] || fail "too many samples"
+		sum=$(perf script -i $d -F period | awk '{ s += $1 } END { printf "%d", s }')
+		echo "periods add up to $sum cycles"
+		[ $(( sum * 10 )) -lt $(( ns / 1000 * want * 15 / 1000 )) ] ||
+			fail "the periods add up to $sum cycles, more than 1.5 times ${ns} ns at clock_hz"
 	done
 }
 case_add "perf record -F 1000 finds the hot function at the right rate" t_record_freq_hot_function sample
