@@ -329,7 +329,7 @@ cpu0_sibling() {
 }
 
 t_thread_count_mode() {
-	local out sib ev='{knc/data_read_miss/,knc/data_read_miss,any/}' bg i
+	local out sib ev='{knc/data_read_miss/,knc/data_read_miss,any/}' bg i try
 	sib=$(cpu0_sibling)
 	[ -n "$sib" ] || fail "CPU 0 has no thread sibling: boot with knc-vm --threads 2"
 	out=$(mktemp)
@@ -347,18 +347,25 @@ t_thread_count_mode() {
 	# Per task: while the task runs on CPU 0, its any event sees the
 	# sibling's events too. busy runs until the injection is done: on
 	# the debug kernel under TCG, starting it and the injection took
-	# longer than a fixed few seconds of busy.
-	pstat "$out" -e "$ev" -- taskset -c 0 build/tests/busy 120 &
-	bg=$!
-	# Once busy runs, taskset has pinned it.
-	for i in $(seq 100); do
-		pgrep -x busy >/dev/null && break
-		sleep 0.1
+	# longer than a fixed few seconds of busy. The 4000 events land at
+	# one instant: should another task (a kworker, this shell) hold CPU 0
+	# then, busy's event counts none of them, and the run is repeated;
+	# a part of them is a defect.
+	for try in 1 2 3; do
+		pstat "$out" -e "$ev" -- taskset -c 0 build/tests/busy 120 &
+		bg=$!
+		# Once busy runs, taskset has pinned it.
+		for i in $(seq 100); do
+			pgrep -x busy >/dev/null && break
+			sleep 0.1
+		done
+		pgrep -x busy >/dev/null || fail "busy did not start within 10 s"
+		taskset -c "$sib" "$KNC_SIM" inject data_read_miss 4000
+		pkill -x busy
+		wait $bg
+		[ "$(count_of "$out" knc/data_read_miss,any/)" = 0 ] || break
+		echo "# try $try: busy was not on CPU 0 when the sibling's events came"
 	done
-	pgrep -x busy >/dev/null || fail "busy did not start within 10 s"
-	taskset -c "$sib" "$KNC_SIM" inject data_read_miss 4000
-	pkill -x busy
-	wait $bg
 	expect_eq "per task, this thread" 0 "$(count_of "$out" knc/data_read_miss/)"
 	expect_eq "per task, any thread" 4000 "$(count_of "$out" knc/data_read_miss,any/)"
 }
@@ -367,8 +374,10 @@ case_add "any counts the events of both threads of the core, CPU-wide and per ta
 t_clock_model() {
 	local out u k tc
 	out=$(mktemp)
+	# A second of user time: exec and the dynamic loader's kernel time
+	# (0.43 s once, on a busy host) stays well below it.
 	pstat "$out" -e task-clock,knc/cpu_clk_unhalted/u,knc/cpu_clk_unhalted/k -- \
-		sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done'
+		build/tests/busy 1
 	u=$(count_of "$out" knc/cpu_clk_unhalted/u)
 	k=$(count_of "$out" knc/cpu_clk_unhalted/k)
 	tc=$(awk '$1 == "task-clock" { printf "%d", $2 * 1000000 }' "$out")
