@@ -224,7 +224,7 @@ check-deb: deps
 fuzz: deps
 	$(MAKE) all
 	$(MAKE) qemu
-	KNC_FUZZ_SECONDS=$${KNC_FUZZ_SECONDS:-300} KNC_FUZZ_SEED=$${KNC_FUZZ_SEED:-$$(od -An -N2 -tu2 /dev/urandom | tr -d " ")} \
+	KNC_FUZZ_BASELINES=1 KNC_FUZZ_SECONDS=$${KNC_FUZZ_SECONDS:-300} KNC_FUZZ_SEED=$${KNC_FUZZ_SEED:-$$(od -An -N2 -tu2 /dev/urandom | tr -d " ")} \
 		tests/run fuzz
 
 clean:
