@@ -130,7 +130,7 @@ baseline_mods=''
 baseline_cpus=''
 baseline_rate=''
 baseline_pct=''
-declare -A baseline_vals=()
+declare -A baseline_vals=() baseline_args=()
 
 # knc_modules_loaded: the knc modules loaded, newest first, in REPLY (read
 # in bash: no program started)
@@ -142,10 +142,26 @@ knc_modules_loaded() {
 	done </proc/modules
 }
 
+# knc_module_args NAME: the parameters module NAME has, as insmod takes
+# them ("sampling=Y hw_check=Y "), in REPLY (read in bash)
+knc_module_args() {
+	local p v
+	REPLY=''
+	for p in "/sys/module/$1/parameters/"*; do
+		[ -r "$p" ] || continue
+		read -r v <"$p"
+		REPLY+="${p##*/}=$v "
+	done
+}
+
 baseline_save() {
-	local f v
+	local f v m
 	knc_modules_loaded
 	baseline_mods=$REPLY
+	for m in $baseline_mods; do
+		knc_module_args "$m"
+		baseline_args[$m]=$REPLY
+	done
 	read -r baseline_cpus </sys/devices/system/cpu/online
 	read -r baseline_rate </proc/sys/kernel/perf_event_max_sample_rate
 	read -r baseline_pct </proc/sys/kernel/perf_cpu_time_max_percent
@@ -160,22 +176,40 @@ baseline_save() {
 # baseline_restore: the state baseline_save recorded, back (run_case calls
 # it in the case's subshell, under set -e: a failure fails the case)
 baseline_restore() {
-	local f v m i cpu rate pct mods
+	local f v m i cpu rate pct mods gone=() drop=0
 	[ "$baseline_saved" = 1 ] || return 0
 	knc_modules_loaded
+	read -r -a mods <<<"$REPLY"
+	# Oldest first, a module goes when the baseline has not got it or had
+	# it with other parameters (sampling=0, say), and so does every module
+	# loaded after one that goes: it may use it.
+	for ((i = ${#mods[@]} - 1; i >= 0; i--)); do
+		m=${mods[i]}
+		if ((!drop)); then
+			if [[ " $baseline_mods " != *" $m "* ]]; then
+				drop=1
+			else
+				knc_module_args "$m"
+				[ "$REPLY" = "${baseline_args[$m]}" ] || drop=1
+			fi
+		fi
+		((!drop)) || gone=("$m" "${gone[@]}")
+	done
+	for m in "${gone[@]}"; do
+		rmmod "$m"
+	done
+	knc_modules_loaded
 	if [ "$REPLY" != "$baseline_mods" ]; then
-		for m in $REPLY; do
-			[[ " $baseline_mods " == *" $m "* ]] || rmmod "$m"
-		done
-		knc_modules_loaded
 		read -r -a mods <<<"$baseline_mods"
-		# oldest first: knc_pmu before the backend that uses it
+		# oldest first: knc_pmu before the backend that uses it, with
+		# the parameters it had (one word each)
 		for ((i = ${#mods[@]} - 1; i >= 0; i--)); do
 			m=${mods[i]}
 			[[ " $REPLY " != *" $m "* ]] || continue
+			# shellcheck disable=SC2086
 			case $m in
-			knc_pmu) insmod "$KNC_KO" ;;
-			knc_sim) insmod "$KNC_SIM_KO" ;;
+			knc_pmu) insmod "$KNC_KO" ${baseline_args[$m]} ;;
+			knc_sim) insmod "$KNC_SIM_KO" ${baseline_args[$m]} ;;
 			*) fail "baseline: cannot load $m" ;;
 			esac
 		done
