@@ -49,6 +49,12 @@
 #   make check-debug   the KUnit suites, the guest suite, the native
 #                   suite and Linux's patched driver on the QEMU model, on
 #                   the debug kernel (TAP; make check runs them too)
+#   make coverage   the debug kernel's suites with their cases' line
+#                   coverage of the knc modules (gcov): which lines each
+#                   suite and case executes under KASAN, lockdep and
+#                   UBSAN, and the cases no other case could stand in for
+#                   (build/coverage/table.txt; make check prints the
+#                   suites' table)
 #   make perf-test  stock `perf test` in the guest without and with knc
 #                   (about an hour under TCG: not part of make check)
 #   make clean
@@ -69,7 +75,8 @@ KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
 .PHONY: all module module-612 gen tools check test demo bench perf qemu qemu-10.0 libpfm4 deps clean dkms-src \
-	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug deb check-deb
+	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
+	coverage deb check-deb
 
 all: module module-612 tools
 
@@ -89,12 +96,12 @@ module-612:
 	$(call kbuild_copy,$(KNC_SRCS),$(KDIR_612),$(B612))
 	$(call kbuild_copy,$(KMOD_SRCS),$(KDIR_612),build/6.12/kmod)
 
-# kbuild_copy SRCS KDIR DIR: Kbuild builds in the source directory, so
-# copy SRCS to DIR and build the modules there against KDIR
+# kbuild_copy SRCS KDIR DIR [ARGS]: Kbuild builds in the source directory,
+# so copy SRCS to DIR and build the modules there against KDIR
 define kbuild_copy
 	@mkdir -p $(3)
 	cp -p $(1) $(3)/
-	$(MAKE) -C $(2) M=$(CURDIR)/$(3) W=1 modules
+	$(MAKE) -C $(2) M=$(CURDIR)/$(3) W=1 $(4) modules
 endef
 
 debug-kernel:
@@ -104,9 +111,13 @@ debug-kernel:
 # DKMS builds and installs the modules for the debug kernel too, in a
 # scratch tree as tests/host/dkms.t does (build/debug/dkms/root), for
 # run.sh's modprobe case there.
+#
+# The debug kernel's knc modules are built with gcov (the kernel has
+# CONFIG_GCOV_KERNEL), so that tools/knc/coverage can tell which of their
+# lines the debug suites execute (knc-vm --gcov).
 module-debug: debug-kernel
-	$(call kbuild_copy,$(KNC_SRCS),build/debug/linux,$(BDBG))
-	$(call kbuild_copy,$(KNC_SRCS) tools/knc/debug/kunit/*,build/debug/linux,$(BKUNIT))
+	$(call kbuild_copy,$(KNC_SRCS),build/debug/linux,$(BDBG),GCOV_PROFILE=y)
+	$(call kbuild_copy,$(KNC_SRCS) tools/knc/debug/kunit/*,build/debug/linux,$(BKUNIT),GCOV_PROFILE=y)
 	$(call kbuild_copy,$(KMOD_SRCS),build/debug/linux,build/debug/kmod)
 	$(MAKE) dkms-debug
 
@@ -164,10 +175,16 @@ check:
 test:
 	tests/run
 
+DEBUG_SUITES := debug-kunit debug debug-model debug-linux-knc debug-stress \
+	debug-fuzz debug-fuzz-model debug-fault debug-fault-model
+
 check-debug:
 	tools/knc/install-deps --kernel
-	tests/run --build debug-kunit debug debug-model debug-linux-knc debug-stress \
-		debug-fuzz debug-fuzz-model debug-fault debug-fault-model
+	tests/run --build $(DEBUG_SUITES)
+
+coverage:
+	tools/knc/install-deps --kernel
+	KNC_GCOV_CASES=1 tests/run --build $(DEBUG_SUITES) coverage
 
 demo: deps
 	$(MAKE) all

@@ -107,14 +107,28 @@ run_case() {
 		sed 's/^/# /' "$log"
 	fi
 	[ -z "${KNC_TIMES:-}" ] || echo "# time $((SECONDS - t0)) s, $(($(forks) - f0)) processes"
+	[ -z "${KNC_GCOV_CASES:-}" ] || gcov_snapshot "$tap_n" "$name"
 	rm -f "$log"
+}
+
+# gcov_snapshot N NAME: with KNC_GCOV_CASES=1 (make coverage), under
+# knc-vm --gcov (KNC_VM_GCOV) on the debug kernel, the modules' profiles
+# so far (cumulative) into KNC_VM_GCOV/cases/N/, with NAME in its file
+# name: tools/knc/coverage takes a case's lines from the difference with
+# the snapshot before it (0: before the first case).
+gcov_snapshot() {
+	local d=${KNC_VM_GCOV:?KNC_GCOV_CASES=1 needs knc-vm --gcov}/cases/$1
+	mkdir -p "$d" && printf '%s\n' "$2" >"$d/name" &&
+		find /sys/kernel/debug/gcov -name '*.gcda' -exec cp --parents -t "$d" {} + ||
+		echo "# gcov_snapshot $1 ($2) failed"
 }
 
 # --- the baseline every case starts from --------------------------------
 # No case depends on another's state. run_cases records the state the suite
 # starts its cases in (baseline_save), and run_case puts it back before each
-# case (baseline_restore): the knc modules then loaded (unloading those
-# loaded since, loading those gone), every CPU online, and the values of
+# case (baseline_restore): the knc modules then loaded, with the same
+# parameters (unloading those loaded since or with others, loading those
+# gone), every CPU online, and the values of
 # the files in BASELINE_FILES (perf's sysctls, a backend's knobs: sim.sh
 # and qmodel.sh add theirs), and a backend's state outside the guest
 # (backend_baseline, where a backend library defines it). Only what
@@ -336,6 +350,7 @@ run_cases() {
 		done
 	fi
 	baseline_save
+	[ -z "${KNC_GCOV_CASES:-}" ] || gcov_snapshot 0 "before the first case"
 	for c in "${first[@]}" "${rest[@]}" "${last[@]}"; do
 		run_case "${c%%|*}" "${c#*|}"
 	done

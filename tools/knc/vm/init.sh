@@ -9,13 +9,14 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 exec </dev/null >/dev/console 2>&1
 
-run='' nonce='' repo=''
+run='' nonce='' repo='' gcov=''
 # shellcheck disable=SC2013
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	knc_vm_run=*) run=${arg#*=} ;;
 	knc_vm_repo=*) repo=${arg#*=} ;;
 	knc_vm_nonce=*) nonce=${arg#*=} ;;
+	knc_vm_gcov=1) gcov=/knc-gcov ;;
 	esac
 done
 M=KNC-VM-$nonce
@@ -83,9 +84,26 @@ fi
 
 [ -f "$R$run/cmd.sh" ] || fail "run directory $run not visible in the guest"
 
+# knc-vm --gcov: the host's directory for the modules' profiles
+if [ -n "$gcov" ]; then
+	mkdir -p "$R$gcov" &&
+		mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 kncgcov "$R$gcov" ||
+		fail "cannot mount knc-vm --gcov's directory"
+fi
+# gcov_copy: every module's profile (a .gcda under debugfs, whose size
+# reads 0, so cat rather than cp) into $gcov/suite/, paths kept
+gcov_copy() {
+	(cd "$R/sys/kernel/debug/gcov" 2>/dev/null && find . -name '*.gcda') |
+		while read -r f; do
+			mkdir -p "$R$gcov/suite/${f%/*}" &&
+				cat "$R/sys/kernel/debug/gcov/$f" >"$R$gcov/suite/$f" ||
+				echo "$M-GCOV-FAILED: $f"
+		done
+}
+
 ENV="PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 HOME=/tmp TERM=dumb LANG=C.UTF-8 PAGER=cat USER=root LOGNAME=root SHELL=/bin/bash
-KNC_VM=1 KNC_VM_SCRATCH=/scratch"
+KNC_VM=1 KNC_VM_SCRATCH=/scratch${gcov:+ KNC_VM_GCOV=$gcov}"
 
 echo "$M-BEGIN"
 if [ -f "$R$run/insmod.sh" ]; then
@@ -101,5 +119,6 @@ fi
 # shellcheck disable=SC2086
 chroot $R /usr/bin/env -i $ENV /bin/bash "$run/cmd.sh"
 rc=$?
+[ -z "$gcov" ] || gcov_copy
 echo "$M-EXIT=$rc"
 finish

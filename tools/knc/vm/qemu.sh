@@ -67,6 +67,7 @@ qemu_command() {
 		((kmemleak)) || cmdline+=" kmemleak=off"
 	fi
 	[[ -z $append ]] || cmdline+=" $append"
+	[[ -z $gcov ]] || cmdline+=" knc_vm_gcov=1"
 	# The monitor channel: the guest's ttyS1 <-> knc-vm-relay <-> QMP.  Unix
 	# socket paths are short-lived and must be short (108 bytes).
 	SOCKDIR=$(mktemp -d /tmp/knc-vm.XXXXXX)
@@ -80,6 +81,10 @@ qemu_command() {
 		-qmp "unix:$SOCKDIR/qmp,server=on,wait=off"
 		-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline"
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap)
+	# --gcov: the one directory the guest writes to on the host
+	if [[ -n $gcov ]]; then
+		qemu+=(-virtfs "local,path=$gcov,mount_tag=kncgcov,security_model=none")
+	fi
 	# Debian's firmware, for a QEMU built from source
 	if ((native)); then
 		qemu+=(-L /usr/share/seabios -L /usr/share/qemu)
