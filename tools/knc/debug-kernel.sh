@@ -5,10 +5,12 @@
 # linux-source-6.1 with the fixes to Linux's own KNC driver (make
 # linux-fixes) applied, on tinyconfig plus tools/knc/debug/debug.config
 # (KASAN, lockdep, atomic-sleep and list debugging, UBSAN, KUnit, the lockup
-# and hung-task detectors, and what a knc-vm guest needs, all built in).
+# and hung-task detectors, gcov for the knc modules, and what a knc-vm
+# guest needs, all built in). KASAN instruments only the directories
+# tools/knc/debug/kasan.mk names, where the driver's paths go.
 #
 # The tree is built in $KNC_CACHE/debug/KEY/linux (default KNC_CACHE
-# /var/cache/knc-pmu), KEY a hash of the config fragment, this script's
+# /var/cache/knc-pmu), KEY a hash of the config fragment, kasan.mk, this script's
 # code, the fixes' diffs and the tarball's name, size and time, and kept
 # whole: knc_pmu.ko is built
 # against it (make module-debug) and knc-vm boots its bzImage
@@ -20,6 +22,7 @@ set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SCRIPT=$REPO/tools/knc/debug-kernel.sh
 FRAG=$REPO/tools/knc/debug/debug.config
+KASAN_MK=$REPO/tools/knc/debug/kasan.mk
 TARBALL=${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${KNC_CACHE:-/var/cache/knc-pmu}/debug
 JOBS=${JOBS:-$(nproc)}
@@ -44,7 +47,7 @@ trap 'rm -rf "$FIXES"' EXIT
 	die "tools/knc/linux-fixes.sh failed: $(cat "$FIXES/log")"
 fixes=("$FIXES"/series/000[1-9]-*.patch)
 # Comments do not change the kernel.
-key=$( { cat "$FRAG"; grep -v '^[[:space:]]*#' "$SCRIPT"; stat -c '%n %s %Y' "$TARBALL"
+key=$( { cat "$FRAG" "$KASAN_MK"; grep -v '^[[:space:]]*#' "$SCRIPT"; stat -c '%n %s %Y' "$TARBALL"
 	sed -n '/^diff --git/,/^-- $/p' "${fixes[@]}"; } | sha256sum | cut -c1-16)
 TREE=$CACHE/$key/linux
 mkdir -p "$CACHE" "$(dirname "$LINK")"
@@ -61,6 +64,12 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	mkdir -p "$TREE"
 	tar xf "$TARBALL" -C "$TREE" --strip-components=1
 	cat "${fixes[@]}" | patch -s -p1 -d "$TREE" || die "the fixes series does not apply"
+	# KASAN where the driver's paths go (tools/knc/debug/kasan.mk)
+	cp "$KASAN_MK" "$TREE/scripts/Makefile.knc-kasan"
+	sed -i '/^# Enable address sanitizer flags/i include $(srctree)/scripts/Makefile.knc-kasan\n' \
+		"$TREE/scripts/Makefile.lib"
+	grep -q '^include $(srctree)/scripts/Makefile.knc-kasan' "$TREE/scripts/Makefile.lib" ||
+		die "scripts/Makefile.lib: no place for tools/knc/debug/kasan.mk"
 	{
 		make -C "$TREE" ARCH=x86_64 tinyconfig &&
 			"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
