@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The documentation builds with Debian's Sphinx without a warning (-W), as
-# TAP; its bad-input and conformance tables are current; every module
+# TAP; its bad-input and conformance tables are current, and the
+# conformance rules' provenances and cases are sound; every module
 # parameter has modinfo text and is in the admin guide's page.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -42,6 +43,33 @@ tools/knc/conformance-table >"$log.want" 2>"$log" &&
 	diff -u "$log.have" "$log.want" >"$log"
 result $? "Documentation's conformance table is tools/knc/conformance-table's" "$log"
 
+# Its rows against their sources: each provenance has an accepted form
+# and cites a section of 1.4 (and a table of that section); each check,
+# suite case and host test named exists, and its suite runs it. Each check
+# must also fail on a copy of the rules with one such fault.
+rules=tests/guest/kmod/knc_model_test.c
+declare -A says=(
+	[provenance]="every rule's provenance is a 327357-001 section, inferred: or other:"
+	[cases]="every rule's check, suite case or host test exists and runs"
+)
+declare -A breaks=(
+	[provenance]='s/"327357-001 1.4.3.5: normal access RO; /"1.4.3.5 (RO); /'
+	[cases]='s/"model.sh t_undefined_encodings_count_nothing")/"model.sh t_no_such_case")/'
+)
+for what in provenance cases; do
+	tools/knc/conformance-table --check $what >"$log" 2>&1
+	result $? "conformance table: ${says[$what]}" "$log"
+	sed "${breaks[$what]}" $rules >"$log.broken"
+	! cmp -s $rules "$log.broken" &&
+		! tools/knc/conformance-table --check $what "$log.broken" >"$log" 2>&1
+	result $? "conformance table: --check $what finds the fault in a broken copy" "$log"
+done
+sed 's/"327357-001 1.4.3.7, table 1-10: a 32-bit/"327357-001 1.4.3.7, table 1-5: a 32-bit/' \
+	$rules >"$log.broken"
+! tools/knc/conformance-table --check provenance "$log.broken" >"$log" 2>&1 &&
+	grep -q "table 1-5 is not in section 1.4.3.7" "$log"
+result $? "conformance table: a table cited must be one of its section's" "$log"
+
 # The modules as make builds them.
 for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do
 	if [ ! -f "$ko" ]; then
@@ -65,7 +93,7 @@ for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do
 	[ ! -s "$log.bad" ]
 	result $? "every parameter of $(basename "$ko") is in the admin guide's list" "$log.bad"
 done
-rm -f "$log" "$log.bad" "$log.want" "$log.have"
+rm -f "$log" "$log.bad" "$log.want" "$log.have" "$log.broken"
 
 echo "1..$n"
 exit $bad

@@ -754,11 +754,15 @@ static int r_rdpmc(void)
 
 /*
  * The rules, in the order of section 1.4. KNC_RULE(name, register, bits,
- * rule, source, check); check NULL: no case yet. A rule that needs what
+ * rule, provenance, check); check NULL: no case yet. A rule that needs what
  * ring 0 cannot do alone (events injected from QEMU's monitor, a reset of
- * the machine) is KNC_SUITE_RULE(..., "CASE"), checked by that case:
- * "model.sh FUNCTION" or a host test "tests/host/NAME.t".
- * tools/knc/conformance-table reads both.
+ * the machine, a task in ring 3) is KNC_SUITE_RULE(..., "CASE"), checked by
+ * that case: "SUITE.sh FUNCTION" (a suite of tests/guest) or a host test
+ * "tests/host/NAME.t".
+ * The provenance is one or more clauses, "; " between them: "327357-001
+ * SECTION[, table 1-N]: what it says", "inferred: why" where the document
+ * is silent, or "other: DOCUMENT: what it says".
+ * tools/knc/conformance-table reads them all and checks the provenances.
  */
 struct knc_rule {
 	const char *name;
@@ -772,84 +776,123 @@ struct knc_rule {
 static const struct knc_rule knc_model_test_rules[] = {
 	KNC_RULE("absent_pmc", "IA32_PMC0-7 (0xc1-0xc8)", "all",
 		 "RDMSR and WRMSR #GP: no architectural performance monitoring",
-		 "choice: no CPUID leaf 0xa on a KNC; its counters are at 0x20", r_absent_pmc)
+		 "327357-001 1.4.3, table 1-2: the core PMU's MSRs are 0x10, 0x20, 0x21, 0x28, 0x29 and 0x2c-0x2f; other: Linux arch/x86/events/intel/core.c: intel_pmu_init() takes knc_pmu_init() for family 11 only without X86_FEATURE_ARCH_PERFMON (CPUID leaf 0xa); inferred: so a KNC implements none of that interface's MSRs, and RDMSR or WRMSR of an MSR not implemented raises #GP (the SDM's RDMSR, WRMSR)",
+		 r_absent_pmc)
 	KNC_RULE("absent_evtsel", "IA32_PERFEVTSEL0-9 (0x186-0x18f)", "all",
-		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_evtsel)
+		 "RDMSR and WRMSR #GP",
+		 "327357-001 1.4.3, table 1-2: a KNC's event selects are at 0x28 and 0x29; inferred: as absent_pmc, for the event selects of that interface",
+		 r_absent_evtsel)
 	KNC_RULE("absent_fixed", "IA32_FIXED_CTR0-2, FIXED_CTR_CTRL (0x309-0x30b, 0x38d)", "all",
-		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_fixed)
+		 "RDMSR and WRMSR #GP",
+		 "inferred: as absent_pmc, for the fixed counters of that interface",
+		 r_absent_fixed)
 	KNC_RULE("absent_perf_capabilities", "IA32_PERF_CAPABILITIES (0x345)", "all",
-		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_caps)
+		 "RDMSR and WRMSR #GP",
+		 "inferred: as absent_pmc, for the capabilities of later PMUs",
+		 r_absent_caps)
 	KNC_RULE("absent_global", "IA32_PERF_GLOBAL_STATUS, CTRL, OVF_CTRL (0x38e-0x391)", "all",
 		 "RDMSR and WRMSR #GP: a KNC's global registers are at 0x2d-0x2f",
-		 "1.4.3, table 1-2; choice: as absent_pmc", r_absent_global)
+		 "327357-001 1.4.3, table 1-2: the global status, overflow control and global control are at 0x2d, 0x2e and 0x2f; inferred: as absent_pmc, at the architectural addresses",
+		 r_absent_global)
 	KNC_RULE("absent_full_width", "IA32_A_PMC0-7 (0x4c1-0x4c8)", "all",
-		 "RDMSR and WRMSR #GP", "choice: as absent_pmc", r_absent_fw)
+		 "RDMSR and WRMSR #GP",
+		 "inferred: as absent_pmc, for the full-width aliases of that interface's counters",
+		 r_absent_fw)
 	KNC_RULE("absent_pebs_ds", "IA32_PEBS_ENABLE, IA32_DS_AREA (0x3f1, 0x600)", "all",
-		 "RDMSR and WRMSR #GP", "choice: no debug store (CPUID.1:EDX.DS) on a KNC", r_absent_ds)
+		 "RDMSR and WRMSR #GP",
+		 "inferred: section 1.4 describes no PEBS and no debug store, so a KNC implements neither MSR, and an MSR not implemented raises #GP",
+		 r_absent_ds)
 	KNC_RULE("block_holes", "0x22-0x27, 0x2a, 0x2b", "all",
 		 "RDMSR and WRMSR #GP: not in the PMU's register list",
-		 "1.4.3, table 1-2", r_holes)
+		 "327357-001 1.4.3, table 1-2: the registers of the PMU's block are 0x20, 0x21, 0x28, 0x29 and 0x2c-0x2f; inferred: an address between them that the table does not list is not implemented, and so raises #GP (the SDM's RDMSR, WRMSR); the document does not say",
+		 r_holes)
 	KNC_RULE("counter_40_bits", "IA32_PerfCntr0/1 (0x20, 0x21)", "39:0",
 		 "a write sets all 40 bits; reads back zero-extended, bit 31 not extended",
-		 "1.4.3.2, table 1-4", r_ctr_40_bits)
+		 "327357-001 1.4.3.2, table 1-4: a read or write of the register sets all 40 bits, unlike IA-32 processors that write the low 32 bits and sign-extend the upper 8; bits 39:0 are the count",
+		 r_ctr_40_bits)
 	KNC_RULE("counter_reserved", "IA32_PerfCntr0/1 (0x20, 0x21)", "63:40",
 		 "reserved: a write with one set #GPs and changes nothing",
-		 "1.4.3.2, table 1-4; choice: #GP, as for reserved MSR bits in the SDM", r_ctr_reserved)
+		 "327357-001 1.4.3.2, table 1-4: bits 63:40 are reserved; inferred: a write with a reserved bit set raises #GP and changes nothing, as WRMSR does for the reserved bits of the SDM's MSRs; the document does not say",
+		 r_ctr_reserved)
 	KNC_RULE("evtsel_reserved", "IA32_PerfEvtSel0/1 (0x28, 0x29)", "63:32, 19",
 		 "31:0 but 19 read back; a write with a reserved bit #GPs",
-		 "1.4.3.3, table 1-5 (32 bits, bit 19 reserved); choice: #GP", r_evtsel_reserved)
+		 "327357-001 1.4.3.3, table 1-5: a 32-bit register, bit 19 reserved; inferred: #GP, as for counter_reserved",
+		 r_evtsel_reserved)
 	KNC_RULE("spflt_reserved", "PERF_SPFLT_CONTROL (0x2c)", "62:2",
 		 "63, 1 and 0 read back; a write with a reserved bit #GPs",
-		 "1.4.3.4, table 1-7; choice: #GP", r_spflt_reserved)
+		 "327357-001 1.4.3.4, table 1-7: bit 63 USER_PREF, bits 1 and 0 the counters under SPFLT control, bits 62:2 reserved; inferred: #GP, as for counter_reserved",
+		 r_spflt_reserved)
 	KNC_RULE("status_read_only", "IA32_PERF_GLOBAL_STATUS (0x2d)", "all",
-		 "read-only: WRMSR #GPs", "1.4.3.5 (RO)", r_status_ro)
+		 "read-only: WRMSR #GPs",
+		 "327357-001 1.4.3.5: normal access RO; inferred: a write raises #GP (the document says read-only, not what a write does)",
+		 r_status_ro)
 	KNC_RULE("status_sticky", "IA32_PERF_GLOBAL_STATUS, OVF_CONTROL (0x2d, 0x2e)", "1:0",
 		 "an overflow sets its bit, INT clear too; OVF_CONTROL clears the bits written",
-		 "1.4.3.5, 1.4.3.6, table 1-9", r_status_sticky)
+		 "327357-001 1.4.3.5, table 1-8: each bit is sticky, set by its counter's overflow, and the register is updated even when the APIC interrupt is not enabled; 327357-001 1.4.3.6, table 1-9: a bit written 1 clears its counter's overflow status",
+		 r_status_sticky)
 	KNC_RULE("ovf_control_write_only", "IA32_PERF_GLOBAL_OVF_CONTROL (0x2e)", "all",
-		 "write-only: RDMSR #GPs", "1.4.3.6 (WO)", r_ovf_ctrl_wo)
+		 "write-only: RDMSR #GPs",
+		 "327357-001 1.4.3.6: normal access WO; inferred: a read raises #GP (the document says write-only, not what a read does)",
+		 r_ovf_ctrl_wo)
 	KNC_RULE("ovf_control_reserved", "IA32_PERF_GLOBAL_OVF_CONTROL (0x2e)", "63:2",
-		 "a write with a reserved bit #GPs", "1.4.3.6, table 1-9; choice: #GP", r_ovf_ctrl_reserved)
+		 "a write with a reserved bit #GPs",
+		 "327357-001 1.4.3.6, table 1-9: bits 63:2 are reserved; inferred: #GP, as for counter_reserved",
+		 r_ovf_ctrl_reserved)
 	KNC_RULE("global_ctrl_reserved", "IA32_PERF_GLOBAL_CTRL (0x2f)", "63:2",
 		 "1:0 read back; a write with a reserved bit #GPs",
-		 "1.4.3.7, table 1-10; choice: #GP", r_global_ctrl_reserved)
+		 "327357-001 1.4.3.7, table 1-10: a 32-bit register, bits 31:2 reserved; inferred: #GP for a write with any of bits 63:2 set, as for counter_reserved",
+		 r_global_ctrl_reserved)
 	KNC_SUITE_RULE("usr_os_rings", "IA32_PerfEvtSel USR, OS", "16, 17",
-		       "OS counts ring 0, USR rings 1, 2 and 3", "1.4.3.3, table 1-5",
+		       "OS counts ring 0, USR rings 1, 2 and 3",
+		       "327357-001 1.4.3.3, table 1-5: OS (bit 17) counts while the processor runs in ring 0, USR (bit 16) while it runs in ring 1, 2 or 3",
 		       "tests/host/rings.t")
 	KNC_RULE("en_and_global_ctrl", "IA32_PerfEvtSel EN, IA32_PERF_GLOBAL_CTRL", "22; 1:0",
 		 "a counter counts only while both its EN and its GLOBAL_CTRL bit are set",
-		 "1.4.1, 1.4.3.7", r_en_and_global)
+		 "327357-001 1.4.1: event monitoring starts when the AND of the event's select bit and the master PMU register is 1; 327357-001 1.4.3.3, table 1-5: EN (bit 22) enables counting only while the matching IA32_PERF_GLOBAL_CTRL bit is set; 327357-001 1.4.3.7, table 1-10: bit N 0 disables counter N, 1 enables it",
+		 r_en_and_global)
 	KNC_RULE("pmi_int_after_overflow", "IA32_PerfEvtSel INT (bit 20)", "20",
 		 "setting INT after an overflow without it raises no PMI",
-		 "1.4.3.9 (the line goes 0 to 1 when a counter needs service)", r_pmi_int_after)
+		 "327357-001 1.4.3.9: the 1-bit PMI line to the APIC goes from 0 to 1 when a counter needs service; inferred: a counter that overflowed without INT needed none, and setting INT later is no such change",
+		 r_pmi_int_after)
 	KNC_RULE("pmi_line_latched", "PMI line, IA32_PERF_GLOBAL_STATUS", "1:0",
 		 "the line stays 1 until the status is 0: no PMI for a second overflow",
-		 "1.4.3.9", r_pmi_latch)
+		 "327357-001 1.4.3.9: the ISR must clear the overflow status to 0 before it unmasks; an overflow after the status was read and not cleared leaves the line to the APIC at 1, and the line must go from 0 to 1 again for another request",
+		 r_pmi_latch)
 	KNC_RULE("pmi_lvt_masked", "PMI line, LVT performance entry (APIC 0x340)", "",
 		 "an overflow under a masked entry is lost, its status kept; unmasking raises nothing",
-		 "1.4.3.8, 1.4.3.9", r_pmi_masked)
+		 "327357-001 1.4.3.8: the local APIC looks up the LVT entry at 0x340 when the core PMU signals it; 327357-001 1.4.3.9: the line must go from 0 to 1 when the mask is cleared for another request; inferred: an edge under a masked entry is lost, and unmasking with the line high is no edge",
+		 r_pmi_masked)
 	KNC_RULE("rdpmc", "RDPMC", "ECX",
 		 "ECX 0 and 1 read the 40-bit counter zero-extended; any other ECX #GPs",
-		 "1.4.2, table 1-1", r_rdpmc)
+		 "327357-001 1.4.2, table 1-1: RDPMC with ECX 0x0 reads IA32_PerfCntr0, 0x1 IA32_PerfCntr1, into EDX:EAX the 40-bit count zero-extended; other: SDM vol. 2, the P6 family's RDPMC (seed 002, 6.3.1): an ECX that names neither counter raises #GP(0); inferred: a KNC keeps the P6's rule (section 1.4: a PMU like the P6's)",
+		 r_rdpmc)
 	KNC_SUITE_RULE("undefined_encodings", "IA32_PerfEvtSel0/1 (0x28, 0x29)", "15:0",
-		       "an encoding tables 1-5/1-6 do not define, or an L2 event on counter 1, counts nothing",
-		       "1.4.3.3, tables 1-5, 1-6 (L2 events: counter 0); choice: nothing",
+		       "an encoding that table 1-6 does not define raises nothing and counts nothing",
+		       "327357-001 1.4.3.3, table 1-5: an invalid event encoding causes no hardware exception or error, and the counter does not increment; 327357-001 1.4.3.3, table 1-6: the 59 events, each with its event code and umask",
+		       "model.sh t_undefined_encodings_count_nothing")
+	KNC_SUITE_RULE("l2_events_counter0", "IA32_PerfEvtSel1 (0x29)", "15:0",
+		       "an L2 event that Linux restricts to counter 0 counts nothing on counter 1",
+		       "other: Linux arch/x86/events/intel/knc.c: knc_event_constraints puts event codes 0xc3, 0xc4, 0xc8-0xcc, 0xce, 0xcf, 0xd7, 0xe3, 0xe6, 0xe7, 0xf1, 0xf2, 0xf6, 0xf7 and 0xfc-0xff on counter 0 only (INTEL_EVENT_CONSTRAINT(0xc3, 0x1) and on); inferred: on counter 1 such an event counts nothing, as an undefined encoding; tables 1-5 and 1-6 have no counter column",
 		       "model.sh t_undefined_encodings_count_nothing")
 	KNC_RULE("rep_string_insns", "INSTRUCTIONS_EXECUTED (0x16)", "",
 		 "a REP string instruction counts once, however often it repeats",
-		 "table 1-5 (a P54C event; 1.4 silent); the SDM's Pentium event 16H", r_rep_string)
+		 "327357-001 1.4.3.3, table 1-6: INSTRUCTIONS_EXECUTED is an event of the P54C (its FUB column); other: SDM vol. 3B, the Pentium processor's events, 16H: a REP-prefixed string instruction increments the count once, however often its loop runs",
+		 r_rep_string)
 	KNC_RULE("handler_invocations", "INSTRUCTIONS_EXECUTED (0x16)", "",
 		 "each interrupt or exception delivered counts one, in its handler's ring",
-		 "the SDM's Pentium event 16H; choice: the handler's ring (the SDM is silent)",
+		 "other: SDM vol. 3B, the Pentium processor's events, 16H: the invocation of a fault handler counts as an instruction, and so do hardware and software interrupts and exceptions; inferred: in the handler's ring (the SDM does not say which; the handler's keeps ring-3 counts exact whatever interrupts arrive)",
 		 r_handler_invocation)
 	KNC_RULE("edge_inv_cmask_real", "IA32_PerfEvtSel E, INV, CMASK", "18, 23, 31:24",
 		 "real execution is one event a cycle; EDGE counts each run in the rings selected",
-		 "1.4.3.3, table 1-5; choice: one instruction a cycle", r_edge_inv_cmask)
+		 "327357-001 1.4.3.3, table 1-5: CMASK counts 1 in a cycle with at least CMASK events, INV inverts that comparison, E counts the changes of the condition from deasserted to asserted; inferred: one instruction a cycle (the model pairs none), so a run of execution in the rings selected is one assertion",
+		 r_edge_inv_cmask)
 	KNC_SUITE_RULE("init_keeps", "every PMU register", "",
-		       "INIT (a CPU offlined and onlined) keeps them", "1.4.4",
+		       "INIT (a CPU offlined and onlined) keeps them",
+		       "327357-001 1.4.4: INIT does not affect the core PMU's control registers or counters",
 		       "model.sh t_online_resets_the_pmu")
 	KNC_SUITE_RULE("warm_reset", "every PMU register", "",
-		       "a warm reset (RESET#, the keyboard controller's) zeroes them", "1.4.4",
+		       "a warm reset (RESET#, the keyboard controller's) zeroes them",
+		       "327357-001 1.4.4: to the core PMU a warm reset is a cold reset: every control register and counter is reset to zero",
 		       "tests/host/reset.t")
 };
 
