@@ -822,6 +822,14 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "63, 1 and 0 read back; a write with a reserved bit #GPs",
 		 "327357-001 1.4.3.4, table 1-7: bit 63 USER_PREF, bits 1 and 0 the counters under SPFLT control, bits 62:2 reserved; inferred: #GP, as for counter_reserved",
 		 r_spflt_reserved)
+	KNC_SUITE_RULE("spflt_user_pref", "PERF_SPFLT_CONTROL (0x2c)", "63, 1:0",
+		       "a counter whose bit (1:0) is set counts only while USER_PREF (63) is 1; a counter whose bit is clear counts whatever USER_PREF is",
+		       "327357-001 1.4.3.4, table 1-7: USER_PREF is software's preference to enable (1) or disable (0) the counters; it affects only the counters whose SPFLT control bit N is set (USER_PREF AND bit N), bits the operating system sets",
+		       "model.sh t_spflt_region")
+	KNC_SUITE_RULE("spflt_instruction", "SPFLT (its stand-in: CPUID leaf 0x4b4e4353)", "ECX bit 0",
+		       "sets USER_PREF to ECX bit 0 in any ring and returns EAX = 1; the instructions up to and including it count under the old USER_PREF, the ones after it under the new",
+		       "327357-001 1.4.2, table 1-1: SPFLT, at CPL 0 to 3 and per thread, sets or clears PERF_SPFLT_CONTROL's USER_PREF as bit 0 of a GPR says; inferred: TCG does not decode SPFLT, so a CPUID leaf stands in for it; the document does not say from which instruction the new USER_PREF applies, and the model takes the next",
+		       "model.sh t_spflt_region")
 	KNC_RULE("status_read_only", "IA32_PERF_GLOBAL_STATUS (0x2d)", "all",
 		 "read-only: WRMSR #GPs",
 		 "327357-001 1.4.3.5: normal access RO; inferred: a write raises #GP (the document says read-only, not what a write does)",
@@ -850,6 +858,14 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "a counter counts only while both its EN and its GLOBAL_CTRL bit are set",
 		 "327357-001 1.4.1: event monitoring starts when the AND of the event's select bit and the master PMU register is 1; 327357-001 1.4.3.3, table 1-5: EN (bit 22) enables counting only while the matching IA32_PERF_GLOBAL_CTRL bit is set; 327357-001 1.4.3.7, table 1-10: bit N 0 disables counter N, 1 enables it",
 		 r_en_and_global)
+	KNC_SUITE_RULE("thread_count_mode", "IA32_PerfEvtSel thread count mode", "21",
+		       "set: the counter counts the other threads' events too (their executed instructions and injected events), in the rings its USR and OS select, under its own EN, GLOBAL_CTRL and SPFLT_CONTROL",
+		       "327357-001 1.4.3.3, table 1-5: bit 21 clear counts the events that match this thread's context, set the events that match any thread's context; inferred: the counter's own enables and ring bits decide, as for its own thread's events",
+		       "model.sh t_any_thread_mode")
+	KNC_SUITE_RULE("thread_count_cycles", "CPU_CLK_UNHALTED (0x2a), thread count mode", "21",
+		       "each thread's own unhalted cycles, bit 21 set or not",
+		       "inferred: the document does not say how the unhalted cycles of a core's threads combine",
+		       "model.sh t_any_thread_mode")
 	KNC_RULE("pmi_int_after_overflow", "IA32_PerfEvtSel INT (bit 20)", "20",
 		 "setting INT after an overflow without it raises no PMI",
 		 "327357-001 1.4.3.9: the 1-bit PMI line to the APIC goes from 0 to 1 when a counter needs service; inferred: a counter that overflowed without INT needed none, and setting INT later is no such change",
@@ -862,10 +878,26 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "an overflow under a masked entry is lost, its status kept; unmasking raises nothing",
 		 "327357-001 1.4.3.8: the local APIC looks up the LVT entry at 0x340 when the core PMU signals it; 327357-001 1.4.3.9: the line must go from 0 to 1 when the mask is cleared for another request; inferred: an edge under a masked entry is lost, and unmasking with the line high is no edge",
 		 r_pmi_masked)
+	KNC_RULE("pmi_masks_lvt", "LVT performance entry (APIC 0x340)", "16",
+		 "delivering a PMI sets the entry's mask bit, which stays set until software clears it",
+		 "327357-001 1.4.3.9: quoting the SDM, the local APIC handles the performance-monitoring counter interrupt and sets the mask flag of its LVT entry automatically, and the flag stays set until software clears it",
+		 NULL)
+	KNC_SUITE_RULE("pmi_own_thread", "PMI, IA32_PerfEvtSel thread count mode", "20, 21",
+		       "a counter's overflow interrupts its own thread's APIC, when its siblings' events overflow it too",
+		       "327357-001 1.4.3.8: each thread has its own local APIC, and the core PMU interrupts the APIC of the thread that caused the overflow; inferred: for a counter in thread count mode, the thread of the counter, whose status bit is set",
+		       "model.sh t_any_overflow_pmi")
+	KNC_SUITE_RULE("pmi_next_instruction", "PMI, INSTRUCTIONS_EXECUTED (0x16)", "",
+		       "the PMI of an overflowing instruction is taken right after it, before a maskable interrupt due there and before the next instruction's fault",
+		       "other: SDM vol. 3A, priority among simultaneous exceptions and interrupts: an NMI is taken before a maskable interrupt and before a fault of the next instruction; inferred: the PMI, an NMI here, is pending at the boundary after the overflowing instruction; the document says nothing of skid",
+		       "model.sh t_pmi_before_interrupt_or_fault")
 	KNC_RULE("rdpmc", "RDPMC", "ECX",
 		 "ECX 0 and 1 read the 40-bit counter zero-extended; any other ECX #GPs",
 		 "327357-001 1.4.2, table 1-1: RDPMC with ECX 0x0 reads IA32_PerfCntr0, 0x1 IA32_PerfCntr1, into EDX:EAX the 40-bit count zero-extended; other: SDM vol. 2, the P6 family's RDPMC (seed 002, 6.3.1): an ECX that names neither counter raises #GP(0); inferred: a KNC keeps the P6's rule (section 1.4: a PMU like the P6's)",
 		 r_rdpmc)
+	KNC_SUITE_RULE("rdpmc_cr4_pce", "RDPMC", "CPL, CR4.PCE",
+		       "in rings 1 to 3 RDPMC #GPs while CR4.PCE is clear",
+		       "327357-001 1.4.2, table 1-1: RDPMC may run at CPL 0 to 3; other: SDM vol. 2, the P6 family's RDPMC (seed 002, 6.3.1): #GP(0) when CR4.PCE is 0 and CPL is not 0; inferred: a KNC keeps that rule of the P6 too",
+		       "model.sh t_rdpmc_self_monitoring")
 	KNC_SUITE_RULE("undefined_encodings", "IA32_PerfEvtSel0/1 (0x28, 0x29)", "15:0",
 		       "an encoding that table 1-6 does not define raises nothing and counts nothing",
 		       "327357-001 1.4.3.3, table 1-5: an invalid event encoding causes no hardware exception or error, and the counter does not increment; 327357-001 1.4.3.3, table 1-6: the 59 events, each with its event code and umask",
@@ -874,6 +906,10 @@ static const struct knc_rule knc_model_test_rules[] = {
 		       "an L2 event that Linux restricts to counter 0 counts nothing on counter 1",
 		       "other: Linux arch/x86/events/intel/knc.c: knc_event_constraints puts event codes 0xc3, 0xc4, 0xc8-0xcc, 0xce, 0xcf, 0xd7, 0xe3, 0xe6, 0xe7, 0xf1, 0xf2, 0xf6, 0xf7 and 0xfc-0xff on counter 0 only (INTEL_EVENT_CONSTRAINT(0xc3, 0x1) and on); inferred: on counter 1 such an event counts nothing, as an undefined encoding; tables 1-5 and 1-6 have no counter column",
 		       "model.sh t_undefined_encodings_count_nothing")
+	KNC_SUITE_RULE("instructions_exact", "INSTRUCTIONS_EXECUTED (0x16)", "",
+		       "each instruction executed counts one, in the ring it runs in",
+		       "327357-001 1.4.3.3, table 1-6: INSTRUCTIONS_EXECUTED, the number of instructions executed",
+		       "model.sh t_exact_user_instructions")
 	KNC_RULE("rep_string_insns", "INSTRUCTIONS_EXECUTED (0x16)", "",
 		 "a REP string instruction counts once, however often it repeats",
 		 "327357-001 1.4.3.3, table 1-6: INSTRUCTIONS_EXECUTED is an event of the P54C (its FUB column); other: SDM vol. 3B, the Pentium processor's events, 16H: a REP-prefixed string instruction increments the count once, however often its loop runs",
@@ -882,10 +918,22 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "each interrupt or exception delivered counts one, in its handler's ring",
 		 "other: SDM vol. 3B, the Pentium processor's events, 16H: the invocation of a fault handler counts as an instruction, and so do hardware and software interrupts and exceptions; inferred: in the handler's ring (the SDM does not say which; the handler's keeps ring-3 counts exact whatever interrupts arrive)",
 		 r_handler_invocation)
+	KNC_SUITE_RULE("cycles_unhalted", "CPU_CLK_UNHALTED (0x2a)", "",
+		       "the cycles the vCPU is not halted, at knc-pmu-mhz (1100) of QEMU's virtual clock, in the ring that runs",
+		       "327357-001 1.4.3.3, table 1-6: CPU_CLK_UNHALTED, the number of cycles the processor was not halted; inferred: QEMU's virtual clock stands in for the core clock, at a KNC's 1.1 GHz (TCG has no cycle costs)",
+		       "model.sh t_cycles_follow_the_clock")
 	KNC_RULE("edge_inv_cmask_real", "IA32_PerfEvtSel E, INV, CMASK", "18, 23, 31:24",
 		 "real execution is one event a cycle; EDGE counts each run in the rings selected",
 		 "327357-001 1.4.3.3, table 1-5: CMASK counts 1 in a cycle with at least CMASK events, INV inverts that comparison, E counts the changes of the condition from deasserted to asserted; inferred: one instruction a cycle (the model pairs none), so a run of execution in the rings selected is one assertion",
 		 r_edge_inv_cmask)
+	KNC_SUITE_RULE("edge_inv_cmask_injected", "IA32_PerfEvtSel E, INV, CMASK", "18, 23, 31:24",
+		       "injected events come PER-CYCLE to a cycle: CMASK, INV and E apply to each cycle, and a batch starts after a cycle without the event",
+		       "327357-001 1.4.3.3, table 1-5: CMASK counts 1 in a cycle with at least CMASK events, INV inverts that comparison, E counts the changes of the condition from deasserted to asserted; inferred: the cycle before an injected batch had none of its events",
+		       "model.sh t_cmask_inv_edge")
+	KNC_SUITE_RULE("injected_until_pmi", "events injected from QEMU's monitor", "",
+		       "a batch counts up to the overflow that raises a PMI; the rest arrives after the handler has serviced it",
+		       "inferred: a KNC takes the PMI before the events that follow its overflow count much further (the document says nothing of skid), so sampling every Nth event samples each Nth",
+		       "model.sh t_record_injected_exact")
 	KNC_SUITE_RULE("init_keeps", "every PMU register", "",
 		       "INIT (a CPU offlined and onlined) keeps them",
 		       "327357-001 1.4.4: INIT does not affect the core PMU's control registers or counters",
