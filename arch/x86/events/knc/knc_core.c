@@ -171,19 +171,30 @@ static void knc_pmu_stop(struct perf_event *event, int flags)
 	__knc_pmu_stop(kp, this_cpu_ptr(kp->cpu_hw), event, flags);
 }
 
-/* Move a scheduled event to another counter, keeping its count. */
+/*
+ * Move a scheduled event to another counter, keeping its count. A stopped
+ * event (throttled) takes its counter's value along: pmu::read folds the
+ * new counter's value against prev_count, and perf core's unthrottle
+ * starts it there with start(event, 0), without a reload.
+ */
 static void knc_event_move(struct knc_cpu_hw *cpuc, struct perf_event *event,
 			   int to)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	bool running = !(hwc->state & PERF_HES_STOPPED);
+	u64 counter;
 
 	knc_pmu_stop(event, PERF_EF_UPDATE);
 	cpuc->events[hwc->idx] = NULL;
 	hwc->idx = to;
 	cpuc->events[to] = event;
-	if (running)
+	if (running) {
 		knc_pmu_start(event, PERF_EF_RELOAD);
+		return;
+	}
+	counter = local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK;
+	to_knc_pmu(event->pmu)->ops->write_counter(to, counter);
+	perf_event_update_userpage(event);	/* the new index */
 }
 
 /*
