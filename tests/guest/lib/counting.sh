@@ -3,8 +3,10 @@
 # simulator (run.sh, injecting with tools/knc/knc-sim) and the native
 # backend on the QEMU model (model.sh, injecting with tools/knc/knc-model).
 # Sourced after lib.sh; the suite sets INJ to its injector (both take
-# "inject EVENT COUNT [--user|--kernel] [--per-cycle N]") and PMU_KO to
-# the module that registers the PMU, and defines
+# "inject EVENT COUNT [--user|--kernel] [--per-cycle N]"), INJ_FILE to the
+# file a program injects through itself (empty on the model, where the
+# instructions a program executes count), PMU_KO to the module that
+# registers the PMU, and defines
 # real_events on|off: whether cycles and instructions also move by
 # themselves, and evtsels: every CPU's EvtSel0 and EvtSel1 as the PMU holds
 # them, one per line.
@@ -124,6 +126,30 @@ t_hotplug_other_cpu() {
 	expect_eq "CPU 1, back online" 77 "$(count_of "$out" knc/l2_read_miss/)"
 }
 case_add_to COUNTING_CASES "events survive CPU 1 going offline and online; it comes back counting" t_hotplug_other_cpu hotplug
+
+# A sampling event that perf throttled on counter 0 (at
+# perf_event_max_sample_rate 1 every PMI that samples does) moves to
+# counter 1 when a per-task l2_read_miss comes on its CPU: stopped, its
+# count must not move, and once unthrottled it must overflow again after
+# its period (build/tests/throttlemove; events from its own user mode,
+# injected through $INJ_FILE where the backend has one).
+t_throttled_event_moves() {
+	local out p=100003 c0 c1 c2
+	out=$(mktemp)
+	perf_throttle_set 1 0
+	if ! build/tests/throttlemove ${INJ_FILE:+-i "$INJ_FILE"} 1 $p >"$out"; then
+		cat "$out"
+		fail "throttlemove failed"
+	fi
+	cat "$out"
+	c0=$(awk '$1 == "throttled" { print $2 }' "$out")
+	c1=$(awk '$1 == "moved" { print $2 }' "$out")
+	c2=$(awk '$1 == "next" { print $2 }' "$out")
+	expect_eq "count when throttled" $p "$c0"
+	expect_eq "count after the move, still throttled" "$c0" "$c1"
+	expect_eq "count at the next overflow" $((2 * p)) "$c2"
+}
+case_add_to COUNTING_CASES "a throttled event moved to counter 1 keeps its count and period" t_throttled_event_moves sample
 
 t_bad_attr_table() {
 	local out tap=/tmp/badattr.tap

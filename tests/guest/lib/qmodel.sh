@@ -8,6 +8,8 @@
 
 MODEL=tools/knc/knc-model
 INJ=$MODEL
+# none: a program makes events by executing instructions
+INJ_FILE=
 # the module that registers the PMU
 PMU_KO=$KNC_KO
 # Whether real execution counts lives in QEMU; the last setting is kept in

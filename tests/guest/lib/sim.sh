@@ -6,6 +6,8 @@
 # shellcheck disable=SC2034
 
 INJ=$KNC_SIM
+# the file a program writes an injection to itself (knc-sim inject's)
+INJ_FILE=/sys/kernel/debug/knc_sim/inject
 # the module that registers the PMU
 PMU_KO=$KNC_SIM_KO
 # The simulator's knobs as the suite found them, before each case (lib.sh's
