@@ -495,6 +495,7 @@ static void knc_sim_cpu_online(void)
 	knc_sim_reset(&sc->regs);
 }
 
+/* As knc_native.c's: no counter enabled or holding a count, no status. */
 static void knc_sim_cpu_offline(void)
 {
 	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
@@ -503,6 +504,7 @@ static void knc_sim_cpu_offline(void)
 	sc->tick_on = false;
 	hrtimer_cancel(&sc->pmi_timer);
 	sc->pmi_pending = false;
+	knc_sim_reset(&sc->regs);
 }
 
 /*
