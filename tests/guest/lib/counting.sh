@@ -151,6 +151,20 @@ t_throttled_event_moves() {
 }
 case_add_to COUNTING_CASES "a throttled event moved to counter 1 keeps its count and period" t_throttled_event_moves sample
 
+# A CPU going offline still has its CPU-wide events when the driver's
+# hotplug callback clears its counters: perf core removes them later
+# (CPUHP_AP_PERF_ONLINE). They keep what they counted.
+t_cpu_wide_count_across_offline() {
+	local out
+	out=$(mktemp)
+	pstat "$out" -a -C 1 -e knc/l2_read_miss/,knc/data_read/ -- sh -c \
+		"taskset -c 1 $INJ inject l2_read_miss 500 && taskset -c 1 $INJ inject data_read 70 &&
+		echo 0 >/sys/devices/system/cpu/cpu1/online && echo 1 >/sys/devices/system/cpu/cpu1/online"
+	expect_eq "l2_read_miss (counter 0)" 500 "$(count_of "$out" knc/l2_read_miss/)"
+	expect_eq "data_read (counter 1)" 70 "$(count_of "$out" knc/data_read/)"
+}
+case_add_to COUNTING_CASES "CPU-wide events keep their counts as their CPU goes offline" t_cpu_wide_count_across_offline hotplug
+
 t_bad_attr_table() {
 	local out tap=/tmp/badattr.tap
 	out=$(mktemp)

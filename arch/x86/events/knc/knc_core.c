@@ -390,24 +390,71 @@ static int knc_generic_event(struct knc_pmu *kp, struct perf_event_attr *attr,
 	return idx < 0 ? idx : 0;
 }
 
+/*
+ * CPU-wide events can be scheduled on a CPU while the driver resets its PMU
+ * there: perf core's hotplug state, CPUHP_AP_PERF_ONLINE, lies below the
+ * driver's dynamic one, so perf takes events in before knc_cpu_online()
+ * and out after knc_cpu_offline(). Around the reset the events keep their
+ * counts: knc_cpu_stop_all() folds and stops them (return: those that
+ * ran), and knc_cpu_resume() then starts again those of @running, and
+ * leaves each other one's prev_count at what its counter holds, as a
+ * stopped event's must be: its reads and del() add nothing.
+ */
+static u8 knc_cpu_stop_all(struct knc_pmu *kp, struct knc_cpu_hw *cpuc)
+{
+	u8 running = cpuc->running;
+	int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+		if (cpuc->events[i])
+			__knc_pmu_stop(kp, cpuc, cpuc->events[i], PERF_EF_UPDATE);
+	return running;
+}
+
+static void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc,
+			   u8 running)
+{
+	struct perf_event *event;
+	int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
+		event = cpuc->events[i];
+		if (!event)
+			continue;
+		if (running & BIT(i)) {
+			__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD, false);
+			continue;
+		}
+		local64_set(&event->hw.prev_count,
+			    knc_prev_count(kp->ops->read_counter(i)));
+		perf_event_update_userpage(event);
+	}
+}
+
 void knc_cpu_take(void *info)
 {
 	struct knc_pmu *kp = info;
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
+	u8 running = knc_cpu_stop_all(kp, cpuc);
 
 	/* The reset clears SPFLT_CONTROL: it holds no task's USER_PREF. */
 	cpuc->spflt = 0;
 	cpuc->spflt_task = NULL;
 	kp->ops->cpu_online();
+	knc_cpu_resume(kp, cpuc, running);
 	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
 }
 
+/* A CPU going down keeps its events stopped: perf core removes them next. */
 void knc_cpu_give_back(void *info)
 {
 	struct knc_pmu *kp = info;
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 
+	knc_cpu_stop_all(kp, cpuc);
 	if (kp->ops->cpu_offline)
 		kp->ops->cpu_offline();
+	knc_cpu_resume(kp, cpuc, 0);
 }
 
 /*
