@@ -69,7 +69,8 @@ BKUNIT := build/debug/kunit
 KNC_SRCS = $(filter-out %.mod.c,$(wildcard $(KNC)/*.[ch])) $(TBL) $(KNC)/Makefile
 # knc_model_test.ko (tests/guest/model.sh), built for each kernel in
 # build/<kernel>/kmod
-KMOD_SRCS = tests/guest/kmod/knc_model_test.c tests/guest/kmod/knc_model_test.h tests/guest/kmod/Kbuild $(KNC)/knc_logic.h $(TBL)
+KMOD_SRCS = tests/guest/kmod/knc_model_test.c tests/guest/kmod/knc_model_test.h tests/guest/kmod/Kbuild $(KNC)/knc_logic.h \
+	$(KNC)/knc_compat.h $(TBL)
 PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl

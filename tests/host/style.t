@@ -57,7 +57,7 @@ done
 for k in "$KDIR" "$KDIR_612"; do
 	d=build/style-kmod-$(basename "$(dirname "$k")")
 	rm -rf "$d" && mkdir -p "$d"
-	cp tests/guest/kmod/* $KNC/knc_logic.h $KNC/knc_events.tbl "$d"/
+	cp tests/guest/kmod/* $KNC/knc_logic.h $KNC/knc_compat.h $KNC/knc_events.tbl "$d"/
 	build_clean "$k" "$d" "knc_model_test.ko: W=1 C=2 (sparse) build against $(basename "$(dirname "$k")") is warning-free"
 done
 rm -f "$log" "$log.w"

@@ -41,6 +41,7 @@
 #include <asm/nmi.h>
 #include <asm/processor.h>
 
+#include "knc_compat.h"
 #include "knc_logic.h"
 #include "knc_model_test.h"
 
@@ -66,7 +67,7 @@ static int knc_model_test_nmi(unsigned int cmd, struct pt_regs *regs)
 {
 	u64 status;
 
-	rdmsrl(KNC_MSR_GLOBAL_STATUS, status);
+	rdmsrq(KNC_MSR_GLOBAL_STATUS, status);
 	if (READ_ONCE(nmi_count_only) && status) {
 		atomic_inc(&pmis);
 		apic->write(APIC_LVTPC, APIC_DM_NMI);
@@ -76,8 +77,8 @@ static int knc_model_test_nmi(unsigned int cmd, struct pt_regs *regs)
 		atomic_inc(&foreign_nmis);
 		return NMI_DONE;
 	}
-	wrmsrl(KNC_MSR_EVNTSEL0, 0);
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	wrmsrq(KNC_MSR_EVNTSEL0, 0);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
 	/* delivery masked the LVT entry */
 	apic->write(APIC_LVTPC, APIC_DM_NMI);
 	WRITE_ONCE(nmi_ip, regs->ip);
@@ -96,7 +97,7 @@ static struct irq_work knc_model_test_work =
 /* counter @idx counts ring-0 instructions, with @more (INT) */
 static void count_insns(int idx, u64 more)
 {
-	wrmsrl(KNC_MSR_EVNTSEL0 + idx, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_EN | more);
+	wrmsrq(KNC_MSR_EVNTSEL0 + idx, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_EN | more);
 }
 
 static void knc_model_test_arm(void)
@@ -216,12 +217,12 @@ static bool rd_faults(u32 msr)
 {
 	u64 val;
 
-	return rdmsrl_safe(msr, &val) != 0;
+	return rdmsrq_safe(msr, &val) != 0;
 }
 
 static bool wr_faults(u32 msr, u64 val)
 {
-	return wrmsrl_safe(msr, val) != 0;
+	return wrmsrq_safe(msr, val) != 0;
 }
 
 /* RDPMC of @ecx, fixed up: false when it faulted */
@@ -271,11 +272,11 @@ static int reserved(u32 msr, u64 bits)
 	u64 before, after;
 	int err;
 
-	rdmsrl(msr, before);
+	rdmsrq(msr, before);
 	err = faults_with_each(msr, bits);
 	if (err)
 		return err;
-	rdmsrl(msr, after);
+	rdmsrq(msr, after);
 	if (after != before)
 		return RULE_FAIL("MSR %#x changed from %#llx to %#llx", msr, before, after);
 	return 0;
@@ -288,7 +289,7 @@ static int reads_back(u32 msr, u64 val)
 
 	if (wr_faults(msr, val))
 		return RULE_FAIL("WRMSR %#x of %#llx faulted", msr, val);
-	rdmsrl(msr, got);
+	rdmsrq(msr, got);
 	if (got != val)
 		return RULE_FAIL("MSR %#x read %#llx after a write of %#llx", msr, got, val);
 	return 0;
@@ -306,13 +307,13 @@ static noinline void spin(void)
 /* a clean PMU: nothing counts, no status, both counters at @start */
 static void pmu_clear(u64 start)
 {
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
-	wrmsrl(KNC_MSR_EVNTSEL0, 0);
-	wrmsrl(KNC_MSR_EVNTSEL0 + 1, 0);
-	wrmsrl(KNC_MSR_SPFLT_CTRL, 0);
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
-	wrmsrl(KNC_MSR_PERFCTR0, start);
-	wrmsrl(KNC_MSR_PERFCTR0 + 1, start);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrq(KNC_MSR_EVNTSEL0, 0);
+	wrmsrq(KNC_MSR_EVNTSEL0 + 1, 0);
+	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
+	wrmsrq(KNC_MSR_PERFCTR0, start);
+	wrmsrq(KNC_MSR_PERFCTR0 + 1, start);
 }
 
 /* counter 0 counts ring-0 instructions with @more, the PMU otherwise clear */
@@ -320,14 +321,14 @@ static void counter0_counts(u64 more)
 {
 	pmu_clear(0);
 	count_insns(0, more);
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
 }
 
 static u64 status(void)
 {
 	u64 val;
 
-	rdmsrl(KNC_MSR_GLOBAL_STATUS, val);
+	rdmsrq(KNC_MSR_GLOBAL_STATUS, val);
 	return val;
 }
 
@@ -413,12 +414,12 @@ static int r_en_and_global(void)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		pmu_clear(0);
-		wrmsrl(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | cases[i].more);
-		wrmsrl(KNC_MSR_GLOBAL_CTRL, cases[i].global);
-		rdmsrl(KNC_MSR_PERFCTR0, before);
+		wrmsrq(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | cases[i].more);
+		wrmsrq(KNC_MSR_GLOBAL_CTRL, cases[i].global);
+		rdmsrq(KNC_MSR_PERFCTR0, before);
 		spin();
-		rdmsrl(KNC_MSR_PERFCTR0, after);
-		wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+		rdmsrq(KNC_MSR_PERFCTR0, after);
+		wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
 		counted = after > before;
 		if (counted != cases[i].counts)
 			return RULE_FAIL("EN %d, GLOBAL_CTRL %llu: %llu instructions counted",
@@ -435,24 +436,24 @@ static int r_status_sticky(void)
 	pmu_clear(KNC_CNTVAL_MASK - 10);
 	count_insns(0, 0);
 	count_insns(1, 0);
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, KNC_COUNTERS_MASK);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, KNC_COUNTERS_MASK);
 	spin();
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
-	rdmsrl(KNC_MSR_PERFCTR0, a);
-	rdmsrl(KNC_MSR_PERFCTR0 + 1, b);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
+	rdmsrq(KNC_MSR_PERFCTR0, a);
+	rdmsrq(KNC_MSR_PERFCTR0 + 1, b);
 	st = status();
 	/* wrapped: small, whatever interrupts ran meanwhile */
 	if (st != KNC_COUNTERS_MASK || a > BIT_ULL(32) || b > BIT_ULL(32))
 		return RULE_FAIL("after both wrapped: status %#llx, counters %#llx %#llx", st, a, b);
 	if (atomic_read(&pmis))
 		return RULE_FAIL("%d PMIs without INT", atomic_read(&pmis));
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
 	if (status() != BIT_ULL(1))
 		return RULE_FAIL("OVF_CONTROL 1 left status %#llx", status());
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, 0);
 	if (status() != BIT_ULL(1))
 		return RULE_FAIL("OVF_CONTROL 0 left status %#llx", status());
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(1));
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(1));
 	if (status())
 		return RULE_FAIL("OVF_CONTROL 2 left status %#llx", status());
 	return 0;
@@ -465,10 +466,10 @@ static void overflow(int idx, u64 more)
 
 	wrmsr(KNC_MSR_PERFCTR0 + idx, lower_32_bits(start), upper_32_bits(start));
 	count_insns(idx, more);
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(idx));
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, BIT_ULL(idx));
 	spin();
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
-	wrmsrl(KNC_MSR_EVNTSEL0 + idx, 0);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrq(KNC_MSR_EVNTSEL0 + idx, 0);
 	udelay(10);
 }
 
@@ -493,9 +494,9 @@ static noinline u64 rep_round(unsigned long n)
 	u64 a, b;
 
 	local_irq_save(flags);
-	rdmsrl(KNC_MSR_PERFCTR0, a);
+	rdmsrq(KNC_MSR_PERFCTR0, a);
 	asm volatile("rep stosb" : "+D" (dst), "+c" (n) : "a" (0) : "memory");
-	rdmsrl(KNC_MSR_PERFCTR0, b);
+	rdmsrq(KNC_MSR_PERFCTR0, b);
 	local_irq_restore(flags);
 	return b - a;
 }
@@ -621,10 +622,10 @@ static int edge_runs(u64 more)
 
 	local_irq_save(flags);
 	count_spin(more);
-	rdmsrl(KNC_MSR_PERFCTR0, a);
+	rdmsrq(KNC_MSR_PERFCTR0, a);
 	for (i = 0; i < 20; i++) {
 		spin();
-		rdmsrl(KNC_MSR_PERFCTR0, b);
+		rdmsrq(KNC_MSR_PERFCTR0, b);
 	}
 	local_irq_restore(flags);
 	if (b != a)
@@ -634,9 +635,9 @@ static int edge_runs(u64 more)
 	raw_local_irq_disable();
 	WRITE_ONCE(irq_ran, false);
 	irq_work_queue(&knc_model_test_work);
-	rdmsrl(KNC_MSR_PERFCTR0, a);
+	rdmsrq(KNC_MSR_PERFCTR0, a);
 	asm volatile("sti; hlt; cli" ::: "memory");
-	rdmsrl(KNC_MSR_PERFCTR0, b);
+	rdmsrq(KNC_MSR_PERFCTR0, b);
 	raw_local_irq_enable();
 	if (!READ_ONCE(irq_ran))
 		return RULE_FAIL("the interrupt that ends the HLT did not run");
@@ -678,9 +679,9 @@ static int r_pmi_int_after(void)
 	overflow(0, 0);
 	if (status() != BIT_ULL(0))
 		return RULE_FAIL("status %#llx after the overflow", status());
-	wrmsrl(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_INT);
+	wrmsrq(KNC_MSR_EVNTSEL0, insn_evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_INT);
 	udelay(10);
-	wrmsrl(KNC_MSR_EVNTSEL0, 0);
+	wrmsrq(KNC_MSR_EVNTSEL0, 0);
 	return expect_pmis(0, "INT set after an overflow without it");
 }
 
@@ -702,12 +703,12 @@ static int r_pmi_latch(void)
 	err = expect_pmis(1, "a second overflow with the status not cleared");
 	if (err)
 		return err;
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
 	overflow(0, KNC_EVTSEL_INT);
 	err = expect_pmis(1, "an overflow after one of two status bits was cleared");
 	if (err)
 		return err;
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
 	overflow(1, KNC_EVTSEL_INT);
 	return expect_pmis(2, "an overflow after the status was cleared");
 }
@@ -727,7 +728,7 @@ static int r_pmi_masked(void)
 		return err;
 	if (status() != BIT_ULL(0))
 		return RULE_FAIL("status %#llx after the masked overflow", status());
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
 	overflow(0, KNC_EVTSEL_INT);
 	return expect_pmis(1, "the next overflow, the status cleared");
 }
@@ -741,7 +742,7 @@ static int r_rdpmc(void)
 
 	pmu_clear(0);
 	for (idx = 0; idx < KNC_NUM_COUNTERS; idx++) {
-		wrmsrl(KNC_MSR_PERFCTR0 + idx, 0xff00000001ULL + idx);
+		wrmsrq(KNC_MSR_PERFCTR0 + idx, 0xff00000001ULL + idx);
 		if (!rdpmc_ok(idx, &val))
 			return RULE_FAIL("RDPMC %d faulted", idx);
 		if (val != 0xff00000001ULL + idx)
@@ -1035,15 +1036,15 @@ static int knc_model_test_run(void)
 
 	preempt_disable();
 	for (i = 0; i < ARRAY_SIZE(regs); i++)
-		rdmsrl(regs[i], saved[i]);
-	wrmsrl(KNC_MSR_PERFCTR0, 0);
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
+		rdmsrq(regs[i], saved[i]);
+	wrmsrq(KNC_MSR_PERFCTR0, 0);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
 	err = knc_model_test_pmi_before_irq();
 	err = knc_model_test_pmi_before_fault() ?: err;
 	err = knc_model_test_conformance() ?: err;
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
 	for (i = 0; i < ARRAY_SIZE(regs); i++)
-		wrmsrl(regs[i], saved[i]);
+		wrmsrq(regs[i], saved[i]);
 	preempt_enable();
 	return err;
 }

@@ -636,7 +636,7 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		if (knc_overflow(event, &data, sregs))
 			knc_pmu_stop(event, 0);	/* throttled */
 	}
-	inc_irq_stat(apic_perf_irqs);
+	inc_perf_irq_stat();
 out:
 	if (stopped)
 		ops->write_global_ctrl(KNC_COUNTERS_MASK);

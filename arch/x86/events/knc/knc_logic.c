@@ -116,7 +116,7 @@ const struct knc_event_desc *knc_event_by_code(u8 event, u8 umask)
 
 	return idx < 0 ? NULL : &knc_events[idx];
 }
-EXPORT_SYMBOL_NS_GPL(knc_event_by_code, KNC_PMU);
+EXPORT_SYMBOL_NS_GPL(knc_event_by_code, KNC_NS);
 
 /**
  * knc_event_by_name - a table event or generic alias, by name
@@ -130,7 +130,7 @@ const struct knc_event_desc *knc_event_by_name(const char *name)
 
 	return idx < 0 ? NULL : &knc_events[idx];
 }
-EXPORT_SYMBOL_NS_GPL(knc_event_by_name, KNC_PMU);
+EXPORT_SYMBOL_NS_GPL(knc_event_by_name, KNC_NS);
 
 /**
  * knc_config_check - validate a perf_event_attr::config for the knc PMU

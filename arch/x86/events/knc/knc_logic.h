@@ -10,6 +10,17 @@
 #include <linux/types.h>
 #include <linux/bits.h>
 
+/*
+ * The symbol namespace of knc_pmu.ko's exports: EXPORT_SYMBOL_NS_GPL(sym,
+ * KNC_NS), MODULE_IMPORT_NS(KNC_NS). A string literal since 6.13; before,
+ * a bare identifier the macros stringify (the Makefile's KNC_NS_IDENT).
+ */
+#ifdef KNC_NS_IDENT
+#define KNC_NS KNC_PMU
+#else
+#define KNC_NS "KNC_PMU"
+#endif
+
 #define KNC_NUM_COUNTERS	2
 #define KNC_CNTVAL_BITS		40
 #define KNC_CNTVAL_MASK		GENMASK_ULL(KNC_CNTVAL_BITS - 1, 0)

@@ -125,7 +125,7 @@ err_unlock:
 	mutex_unlock(&knc_pmu_lock);
 	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_PMU);
+EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_NS);
 
 /**
  * knc_pmu_unregister - unregister a PMU knc_pmu_register() returned
@@ -149,7 +149,7 @@ void knc_pmu_unregister(struct knc_pmu *kp)
 	free_percpu(kp->cpu_hw);
 	kfree(kp);
 }
-EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_PMU);
+EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_NS);
 
 /**
  * knc_core_init - set up what every backend's PMU shares

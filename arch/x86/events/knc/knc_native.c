@@ -61,9 +61,9 @@ static bool knc_native_counter_works(void)
 
 	if (wrmsr_safe(KNC_MSR_PERFCTR0, lower_32_bits(pattern),
 		       upper_32_bits(pattern)) ||
-	    rdmsrl_safe(KNC_MSR_PERFCTR0, &val))
+	    rdmsrq_safe(KNC_MSR_PERFCTR0, &val))
 		return false;
-	wrmsrl_safe(KNC_MSR_PERFCTR0, 0);
+	wrmsrq_safe(KNC_MSR_PERFCTR0, 0);
 	return (val & KNC_CNTVAL_MASK) == pattern;
 }
 
@@ -85,12 +85,12 @@ static void knc_native_read_regs(void *data)
 	/* _safe: a debugging aid must not fault where the MSRs are missing */
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
-		rdmsrl_safe(KNC_MSR_PERFCTR0 + i, &r->ctr[i]);
-		rdmsrl_safe(KNC_MSR_EVNTSEL0 + i, &r->evtsel[i]);
+		rdmsrq_safe(KNC_MSR_PERFCTR0 + i, &r->ctr[i]);
+		rdmsrq_safe(KNC_MSR_EVNTSEL0 + i, &r->evtsel[i]);
 	}
-	rdmsrl_safe(KNC_MSR_SPFLT_CTRL, &r->spflt);
-	rdmsrl_safe(KNC_MSR_GLOBAL_STATUS, &r->status);
-	rdmsrl_safe(KNC_MSR_GLOBAL_CTRL, &r->ctrl);
+	rdmsrq_safe(KNC_MSR_SPFLT_CTRL, &r->spflt);
+	rdmsrq_safe(KNC_MSR_GLOBAL_STATUS, &r->status);
+	rdmsrq_safe(KNC_MSR_GLOBAL_CTRL, &r->ctrl);
 	r->lvtpc = knc_apic_read(APIC_LVTPC);
 }
 
@@ -220,13 +220,13 @@ static void knc_native_cpu_online(void)
 {
 	int i;
 
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
 	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
-		wrmsrl(KNC_MSR_EVNTSEL0 + i, 0);
-		wrmsrl(KNC_MSR_PERFCTR0 + i, 0);
+		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
+		wrmsrq(KNC_MSR_PERFCTR0 + i, 0);
 	}
-	wrmsrl(KNC_MSR_SPFLT_CTRL, 0);
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
+	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
 	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
@@ -238,49 +238,49 @@ static void knc_native_cpu_offline(void)
 {
 	int i;
 
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
 	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
-		wrmsrl(KNC_MSR_EVNTSEL0 + i, 0);
-		wrmsrl(KNC_MSR_PERFCTR0 + i, 0);
+		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
+		wrmsrq(KNC_MSR_PERFCTR0 + i, 0);
 	}
-	wrmsrl(KNC_MSR_SPFLT_CTRL, 0);
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
+	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
 }
 
 static u64 knc_native_read_counter(unsigned int idx)
 {
 	u64 val;
 
-	rdmsrl(KNC_MSR_PERFCTR0 + idx, val);
+	rdmsrq(KNC_MSR_PERFCTR0 + idx, val);
 	return val & KNC_CNTVAL_MASK;
 }
 
 static void knc_native_write_counter(unsigned int idx, u64 val)
 {
-	wrmsrl(KNC_MSR_PERFCTR0 + idx, val & KNC_CNTVAL_MASK);
+	wrmsrq(KNC_MSR_PERFCTR0 + idx, val & KNC_CNTVAL_MASK);
 }
 
 static void knc_native_write_evtsel(unsigned int idx, u64 val)
 {
-	wrmsrl(KNC_MSR_EVNTSEL0 + idx, val);
+	wrmsrq(KNC_MSR_EVNTSEL0 + idx, val);
 }
 
 static void knc_native_write_global_ctrl(u64 val)
 {
-	wrmsrl(KNC_MSR_GLOBAL_CTRL, val);
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, val);
 }
 
 static u64 knc_native_read_global_status(void)
 {
 	u64 val;
 
-	rdmsrl(KNC_MSR_GLOBAL_STATUS, val);
+	rdmsrq(KNC_MSR_GLOBAL_STATUS, val);
 	return val;
 }
 
 static void knc_native_write_ovf_ctrl(u64 val)
 {
-	wrmsrl(KNC_MSR_GLOBAL_OVF_CTRL, val);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, val);
 }
 
 static void knc_native_unmask_pmi(void)
@@ -292,13 +292,13 @@ static u64 knc_native_read_spflt(void)
 {
 	u64 val;
 
-	rdmsrl(KNC_MSR_SPFLT_CTRL, val);
+	rdmsrq(KNC_MSR_SPFLT_CTRL, val);
 	return val;
 }
 
 static void knc_native_write_spflt(u64 val)
 {
-	wrmsrl(KNC_MSR_SPFLT_CTRL, val);
+	wrmsrq(KNC_MSR_SPFLT_CTRL, val);
 }
 
 static const struct knc_hw_ops knc_native_ops = {

@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 
+#include "knc_compat.h"
 #include "knc_hw.h"
 #include "knc_logic.h"
 

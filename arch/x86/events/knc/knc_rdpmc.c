@@ -56,7 +56,7 @@ void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *mm)
 int knc_pmu_event_idx(struct perf_event *event)
 {
 	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT) ||
-	    !atomic_read(&event->mmap_count))
+	    !knc_mmap_count(event))
 		return 0;
 	return event->hw.idx + 1;
 }

@@ -45,6 +45,7 @@
 #include <asm/irq_vectors.h>
 #include <asm/ptrace.h>
 
+#include "knc_compat.h"
 #include "knc_hw.h"
 #include "knc_sim_model.h"
 
@@ -942,11 +943,10 @@ static int __init knc_sim_init(void)
 	for_each_possible_cpu(cpu) {
 		struct knc_sim_cpu *sc = per_cpu_ptr(&knc_sim_cpu, cpu);
 
-		hrtimer_init(&sc->tick, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		sc->tick.function = knc_sim_tick;
-		hrtimer_init(&sc->pmi_timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_ABS_PINNED_HARD);
-		sc->pmi_timer.function = knc_sim_pmi_timer_fn;
+		hrtimer_setup(&sc->tick, knc_sim_tick, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
+		hrtimer_setup(&sc->pmi_timer, knc_sim_pmi_timer_fn,
+			      CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	}
 	knc_sim_pmu = knc_pmu_register(&knc_sim_ops);
 	if (IS_ERR(knc_sim_pmu)) {
@@ -983,4 +983,4 @@ module_exit(knc_sim_exit);
 
 MODULE_DESCRIPTION("Simulated Intel Xeon Phi (Knights Corner) core PMU: the knc PMU on any x86 machine, driven through debugfs (knc_sim/)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(KNC_PMU);
+MODULE_IMPORT_NS(KNC_NS);

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Knights Corner core PMU: one source for Linux 6.1 up to 7.3. The sources
+ * are written against the newest kernel's interfaces; what an older kernel
+ * names otherwise is mapped here: by feature where a header defines a
+ * macro, else by what the module's Makefile finds in the kernel's headers
+ * or version (KNC_*). The symbol namespace, KNC_NS, is in knc_logic.h,
+ * which the host's unit tests build too.
+ */
+#ifndef _KNC_COMPAT_H
+#define _KNC_COMPAT_H
+
+#include <linux/hrtimer.h>
+#include <linux/perf_event.h>
+#include <asm/hardirq.h>
+#include <asm/msr.h>
+
+/* rdmsrq() and friends: rdmsrl() and friends in 6.12 and before. */
+#ifndef rdmsrq
+#define rdmsrq(msr, val)	rdmsrl(msr, val)
+#define wrmsrq(msr, val)	wrmsrl(msr, val)
+#define rdmsrq_safe(msr, p)	rdmsrl_safe(msr, p)
+#define wrmsrq_safe(msr, val)	wrmsrl_safe(msr, val)
+#endif
+
+/* The PMI count of /proc/interrupts: inc_irq_stat(apic_perf_irqs) in 6.12. */
+#ifndef inc_perf_irq_stat
+#define inc_perf_irq_stat()	inc_irq_stat(apic_perf_irqs)
+#endif
+
+/* hrtimer_setup() (6.13) sets the callback with the clock and the mode. */
+#ifdef KNC_HRTIMER_INIT
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
+}
+#endif
+
+/* event->mmap_count: a refcount_t in 7.3, an atomic_t in 6.12. */
+#ifdef KNC_MMAP_COUNT_ATOMIC
+#define knc_mmap_count(event)	atomic_read(&(event)->mmap_count)
+#else
+#define knc_mmap_count(event)	refcount_read(&(event)->mmap_count)
+#endif
+
+#endif /* _KNC_COMPAT_H */
