@@ -7,10 +7,12 @@
 #   apt_has_source TYPE SUITE
 #	apt has a TYPE (deb or deb-src) entry for SUITE, in a deb822
 #	.sources file or a one-line .list file.
+#   apt_archive_uri
+#	the archive the binary packages come from: the first URI of
+#	debian.sources, else deb.debian.org.
 #   apt_add_source TYPE SUITE FILE
 #	unless apt_has_source TYPE SUITE, writes FILE: a TYPE entry for
-#	SUITE main, from the archive the binary packages come from (the
-#	first URI of debian.sources, else deb.debian.org), signed by Debian's
+#	SUITE main, from apt_archive_uri, signed by Debian's
 #	archive keyring, and says so on stderr. Returns 0 when it wrote FILE
 #	(the caller runs apt-get update), 1 when apt had the entry already.
 
@@ -46,14 +48,20 @@ apt_has_source() {
 			"$APT_SOURCES_DIR"/sources.list.d/*.list 2>/dev/null
 }
 
+apt_archive_uri() {
+	local uri
+
+	uri=$(sed -n 's/^URIs: *//p' "$APT_SOURCES_DIR"/sources.list.d/debian.sources 2>/dev/null |
+		head -n 1)
+	uri=${uri%% *}
+	echo "${uri:-http://deb.debian.org/debian}"
+}
+
 apt_add_source() {
 	local type=$1 suite=$2 file=$3 uri
 
 	apt_has_source "$type" "$suite" && return 1
-	uri=$(sed -n 's/^URIs: *//p' "$APT_SOURCES_DIR"/sources.list.d/debian.sources 2>/dev/null |
-		head -n 1)
-	uri=${uri%% *}
-	uri=${uri:-http://deb.debian.org/debian}
+	uri=$(apt_archive_uri)
 	printf '%s: adding a %s entry for %s %s (%s)\n' "$(basename "$0" .sh)" \
 		"$type" "$uri" "$suite" "$file" >&2
 	printf 'Types: %s\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# linux-src.sh - the newest Linux Debian's registry serves (Linux 7.3:
+# linux-source-7.3, trixie-backports), prepared for building external
+# modules against it: x86_64's defconfig plus tools/knc/linux-src.config,
+# then make modules_prepare. Prints the tree's path; make modules-7.3 and
+# tests/host/kver.t compile knc_pmu.ko and knc_sim.ko against it.
+#
+#   tools/knc/linux-src.sh [--refresh]
+#
+# This machine's apt state is left alone: apt reads a sources list of this
+# script's own (trixie-backports main, from the archive the binary packages
+# come from, tools/knc/apt-lib.sh's apt_archive_uri) with its lists and
+# cache under the cache directory, and apt-get download fetches the
+# package, which dpkg-deb unpacks there.
+#
+# Cached under $KNC_CACHE/linux-7.3 (default KNC_CACHE /var/cache/knc-pmu):
+# the tarball by its SHA-256 (src/HASH/), fetched once; --refresh asks the
+# registry again and fetches a newer one. The prepared tree in KEY/linux,
+# KEY a hash of the tarball's, the config fragment and this script's code;
+# the two newest trees are kept. A lock in the cache makes concurrent runs
+# wait for each other. Cold: about 25 s of CPU to unpack (without
+# Documentation/'s subdirectories) and 40 s to prepare.
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+SCRIPT=$REPO/tools/knc/linux-src.sh
+FRAG=$REPO/tools/knc/linux-src.config
+SERIES=7.3
+PACKAGE=linux-source-$SERIES
+SUITE=trixie-backports
+CACHE=${KNC_CACHE:-/var/cache/knc-pmu}/linux-$SERIES
+JOBS=${JOBS:-$(nproc)}
+LINK=$REPO/build/$SERIES/linux
+
+log() { printf 'linux-src: %s\n' "$*" >&2; }
+die() { printf 'linux-src: error: %s\n' "$*" >&2; exit 1; }
+
+refresh=0
+case ${1:-} in
+-h | --help)
+	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$SCRIPT"
+	exit 0 ;;
+--refresh) refresh=1 ;;
+'') ;;
+*) die "unknown argument '$1' (see --help)" ;;
+esac
+
+# shellcheck source=tools/knc/apt-lib.sh
+. "$REPO/tools/knc/apt-lib.sh"
+
+mkdir -p "$CACHE" "$(dirname "$LINK")"
+exec 9>"$CACHE/lock"
+if ! flock -n 9; then
+	log "waiting for another linux-src.sh ($CACHE/lock)"
+	flock 9
+fi
+
+# fetch: the package's newest version into src/HASH/, HASH its SHA-256
+# as the registry states it (apt checks the download against it)
+fetch() {
+	local apt=$CACHE/apt sha deb
+	local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$(apt_archive_uri)" "$SUITE" >"$apt/sources.list"
+	log "asking $(apt_archive_uri) $SUITE for $PACKAGE"
+	apt-get "${opts[@]}" -qq update >"$apt/fetch.log" 2>&1 ||
+		die "apt-get update failed: $apt/fetch.log"
+	sha=$(apt-cache "${opts[@]}" show "$PACKAGE" 2>>"$apt/fetch.log" | sed -n 's/^SHA256: //p' | head -n 1)
+	[[ -n $sha ]] || die "$SUITE has no $PACKAGE ($apt/fetch.log)"
+	if [[ ! -f $CACHE/src/$sha/done ]]; then
+		rm -rf "$CACHE/src/$sha" && mkdir -p "$CACHE/src/$sha"
+		(cd "$CACHE/src/$sha" && apt-get "${opts[@]}" -qq download "$PACKAGE") >>"$apt/fetch.log" 2>&1 ||
+			die "apt-get download $PACKAGE failed: $apt/fetch.log"
+		deb=("$CACHE/src/$sha"/*.deb)
+		dpkg-deb -x "${deb[0]}" "$CACHE/src/$sha/x" || die "dpkg-deb -x ${deb[0]} failed"
+		mv "$CACHE/src/$sha/x/usr/src/$PACKAGE.tar.xz" "$CACHE/src/$sha/"
+		rm -rf "$CACHE/src/$sha/x" "${deb[@]}"
+		basename "${deb[0]}" >"$CACHE/src/$sha/done"
+	fi
+	ln -sfn "src/$sha" "$CACHE/current"
+	find "$CACHE/src" -mindepth 1 -maxdepth 1 ! -name "$sha" -exec rm -rf {} +
+}
+
+if ((refresh)) || [[ ! -f $CACHE/current/done ]]; then
+	fetch
+fi
+src=$(readlink "$CACHE/current")
+TARBALL=$CACHE/$src/$PACKAGE.tar.xz
+[[ -r $TARBALL ]] || die "$TARBALL missing: run $0 --refresh"
+
+# Comments do not change the tree.
+key=$( { echo "${src#src/}"; cat "$FRAG"; grep -v '^[[:space:]]*#' "$SCRIPT"; } | sha256sum | cut -c1-16)
+TREE=$CACHE/$key/linux
+if [[ ! -f $CACHE/$key/done ]]; then
+	log "preparing $(cat "$CACHE/$src/done") in $CACHE/$key (about a minute of CPU; log: $CACHE/$key/prepare.log)"
+	# shellcheck disable=SC2115 # neither is ever empty
+	rm -rf "$CACHE/$key"
+	mkdir -p "$TREE"
+	# Documentation/'s top level holds the Kconfig file the build reads.
+	tar xf "$TARBALL" -C "$TREE" --strip-components=1 --exclude="$PACKAGE/Documentation/*/*" ||
+		die "unpacking $TARBALL failed"
+	{
+		make -C "$TREE" ARCH=x86_64 defconfig &&
+			"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
+			make -C "$TREE" ARCH=x86_64 olddefconfig
+	} >"$CACHE/$key/config.log" 2>&1 || die "configuring failed: $CACHE/$key/config.log"
+	# Kconfig drops what a dependency forbids without a word.
+	missing=$(grep -E '^(# )?CONFIG_' "$FRAG" | grep -vxF -f "$TREE/.config" || true)
+	[[ -z $missing ]] || die "not in the .config: $missing"
+	make -C "$TREE" ARCH=x86_64 -j"$JOBS" modules_prepare >"$CACHE/$key/prepare.log" 2>&1 ||
+		die "make modules_prepare failed: tail $CACHE/$key/prepare.log"
+	echo "prepared $(date -u +%FT%TZ): $(cat "$TREE/include/config/kernel.release") from $(cat "$CACHE/$src/done")" \
+		>"$CACHE/$key/done"
+	# Older trees, oldest first, all but the newest two.
+	# shellcheck disable=SC1010 # -name done: the file's name
+	find "$CACHE" -mindepth 2 -maxdepth 2 -name done -path "$CACHE/[0-9a-f]*/done" -printf '%T@ %h\n' |
+		sort -n | head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+fi
+ln -sfn "$TREE" "$LINK"
+log "$(cat "$CACHE/$key/done") -> build/$SERIES/linux"
+echo "$TREE"
