@@ -2,10 +2,22 @@
 #
 # knc-pmu: the Knights Corner core PMU for perf, as a loadable module.
 #
-#   make            build knc_pmu.ko and knc_sim.ko (against KDIR, Debian
-#                   12's 6.1; and against KDIR_612, bookworm-backports' 6.12,
-#                   in build/6.12/knc/) and the test helpers (knc_model_test.ko
-#                   in build/6.1/kmod and build/6.12/kmod)
+#   make            build knc_pmu.ko and knc_sim.ko for the running kernel
+#                   (/lib/modules/$(uname -r)/build, its headers), or for
+#                   KDIR=<a configured, prepared kernel tree>; Linux 6.1 up
+#                   to 7.3, x86_64
+#   make install    install them (modules_install: /lib/modules/<release>/
+#                   updates, under INSTALL_MOD_PATH or DESTDIR if given) and
+#                   run depmod
+#   make test-modules  the test bed's builds: knc_pmu.ko and knc_sim.ko
+#                   against KDIR_61, Debian 12's 6.1 (make module-6.1, in the
+#                   tree), and against KDIR_612, bookworm-backports' 6.12
+#                   (make module-612, in build/6.12/knc/), the test helpers
+#                   (knc_model_test.ko in build/6.1/kmod and build/6.12/kmod)
+#                   and the guest programs (make tools)
+#   make module-7.3 both modules and knc_model_test.ko compiled against
+#                   Linux 7.3 (build/7.3/; tools/knc/linux-src.sh fetches
+#                   and prepares its tree, cached under /var/cache/knc-pmu)
 #   make gen        regenerate the module's event table from the JSON
 #   make check      install what is missing, build, run every test (TAP)
 #   make demo       boot guests and show perf on the simulated KNC PMU and
@@ -59,8 +71,13 @@
 #                   (about an hour under TCG: not part of make check)
 #   make clean
 
-# The newest installed 6.1 and 6.12 kernel headers, unless given.
-KDIR ?= $(shell ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1)
+# make builds for the running kernel, unless given KDIR (or KVER).
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+INSTALL_MOD_PATH ?= $(DESTDIR)
+# The test bed's kernels: the newest installed 6.1 and 6.12 headers, unless
+# given.
+KDIR_61 ?= $(shell ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1)
 KDIR_612 ?= $(shell ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V | tail -n 1)
 # Kbuild builds in the source directory: the 6.12 modules get a copy.
 B612 := build/6.12/knc
@@ -75,11 +92,34 @@ PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
-.PHONY: all module module-612 gen tools check test demo bench perf qemu qemu-10.0 libpfm4 deps clean dkms-src \
+.PHONY: modules install test-modules module-6.1 module-7.3 all module-612 gen tools check test demo bench perf qemu qemu-10.0 libpfm4 deps clean dkms-src \
 	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
-all: module module-612 tools
+# The supported kernels: knc_pmu.ko's modinfo, dkms.conf and
+# tests/host/kver.t say the same.
+KNC_KERNELS := Linux 6.1 up to 7.3, x86_64
+
+modules:
+	@test -f $(KDIR)/Makefile || { \
+		echo "No kernel to build for: $(KDIR) is missing."; \
+		echo "Install the running kernel's headers (Debian: apt-get install linux-headers-$(KVER)),"; \
+		echo "or name a configured kernel tree (make modules_prepare in it): make KDIR=/path/to/linux."; \
+		echo "knc-pmu supports $(KNC_KERNELS). The test bed's builds: make test-modules."; \
+		exit 1; } >&2
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) modules
+
+all: modules
+
+# The release the modules are for: their vermagic's (Debian's headers'
+# include/config/kernel.release is the upstream version).
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) INSTALL_MOD_DIR=updates \
+		modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
+		$$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h)
+
+test-modules: module-6.1 module-612 tools
 
 # The module's event table is generated from the JSON and kept in the tree,
 # so that Kbuild alone builds the modules (DKMS, an in-tree build); run
@@ -87,18 +127,25 @@ all: module module-612 tools
 gen:
 	$(PYTHON) tools/knc/gen-events.py --table $(TBL)
 
-module:
-	@test -n "$(KDIR)" || { echo "no kernel headers in /lib/modules/*/build: run 'make deps' or set KDIR" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) W=1 modules
-	$(call kbuild_copy,$(KMOD_SRCS),$(KDIR),build/6.1/kmod)
+module-6.1:
+	@test -n "$(KDIR_61)" || { echo "no 6.1 kernel headers in /lib/modules/6.1.*/build: run 'make deps' or set KDIR_61" >&2; exit 1; }
+	$(MAKE) -C $(KDIR_61) M=$(CURDIR)/$(KNC) W=1 modules
+	$(call kbuild_copy,$(KMOD_SRCS),$(KDIR_61),build/6.1/kmod)
 
 module-612:
 	@test -n "$(KDIR_612)" || { echo "no 6.12 kernel headers in /lib/modules/6.12.*/build: run 'make deps' or set KDIR_612" >&2; exit 1; }
 	$(call kbuild_copy,$(KNC_SRCS),$(KDIR_612),$(B612))
 	$(call kbuild_copy,$(KMOD_SRCS),$(KDIR_612),build/6.12/kmod)
 
-# kbuild_copy SRCS KDIR DIR [ARGS]: Kbuild builds in the source directory,
-# so copy SRCS to DIR and build the modules there against KDIR
+# A compile test: the tree has no Module.symvers (it is not built), so
+# modpost reports every kernel symbol undefined, as warnings.
+module-7.3:
+	tools/knc/linux-src.sh >/dev/null
+	$(call kbuild_copy,$(KNC_SRCS),build/7.3/linux,build/7.3/knc,KBUILD_MODPOST_WARN=1)
+	$(call kbuild_copy,$(KMOD_SRCS),build/7.3/linux,build/7.3/kmod,KBUILD_MODPOST_WARN=1)
+
+# kbuild_copy SRCS KDIR DIR [VAR=VALUE]: Kbuild builds in the source
+# directory, so copy SRCS to DIR and build the modules there against KDIR
 define kbuild_copy
 	@mkdir -p $(3)
 	cp -p $(1) $(3)/
@@ -166,8 +213,9 @@ deps:
 	tools/knc/install-deps
 
 # What the debug kernel's build needs first, so that it starts at once;
-# tests/run --build then makes deps, all, perf, qemu and libpfm4 beside it,
-# each its own make (KDIR is read after deps installed it), and prints each
+# tests/run --build then makes deps, test-modules, perf, qemu and libpfm4
+# beside it, each its own make (KDIR_61 and KDIR_612 are read after deps
+# installed them), and prints each
 # step's wall time and each suite's.
 check:
 	tools/knc/install-deps --kernel
@@ -188,7 +236,7 @@ coverage:
 	KNC_GCOV_CASES=1 tests/run --build $(DEBUG_SUITES) coverage
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) test-modules
 	$(MAKE) perf
 	$(MAKE) qemu
 	tools/knc/knc-vm -- tools/knc/demo
@@ -197,7 +245,7 @@ demo: deps
 # The hot paths' register accesses and overheads, as one table
 # (Documentation/knc-pmu.rst, "Benchmarks").
 bench: deps
-	$(MAKE) all
+	$(MAKE) test-modules
 	$(MAKE) qemu
 	tools/knc/bench
 
@@ -227,24 +275,24 @@ linux-fixes:
 	tools/knc/linux-fixes.sh
 
 perf-test: deps
-	$(MAKE) all
+	$(MAKE) test-modules
 	tests/run perf-test
 
 # DKMS compiles both modules under TCG in each guest (minutes of CPU per
 # kernel): not part of make check.
 check-deb: deps
-	$(MAKE) all
+	$(MAKE) test-modules
 	tests/run host/deb.t deb-6.1 deb-6.12
 
 # The fuzzer on the simulator and the model, on 6.1, 6.12 and the debug
 # kernel, for minutes,
 # with a random seed (KNC_FUZZ_SECONDS, default 300 per run; KNC_FUZZ_SEED).
 fuzz: deps
-	$(MAKE) all
+	$(MAKE) test-modules
 	$(MAKE) qemu
 	KNC_FUZZ_BASELINES=1 KNC_FUZZ_SECONDS=$${KNC_FUZZ_SECONDS:-300} KNC_FUZZ_SEED=$${KNC_FUZZ_SEED:-$$(od -An -N2 -tu2 /dev/urandom | tr -d " ")} \
 		tests/run fuzz
 
 clean:
-	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR)/$(KNC) clean
+	-for k in $(KDIR) $(KDIR_61); do test ! -f $$k/Makefile || { $(MAKE) -C $$k M=$(CURDIR)/$(KNC) clean; break; }; done
 	rm -rf build

@@ -71,7 +71,7 @@ check_knc_modules() {
 		;;
 	esac
 	if [[ $MODULE == "$REPO/$MODULE_REL" ]]; then
-		[[ -f $MODULE ]] || die "$MODULE_REL is missing: run 'make' in $REPO first (or pass --no-module)"
+		[[ -f $MODULE ]] || die "$MODULE_REL is missing: run 'make test-modules' in $REPO first (or pass --no-module)"
 	else
 		[[ -f $MODULE ]] || die "module $MODULE not found"
 		MODULE_REL=$MODULE
@@ -79,7 +79,7 @@ check_knc_modules() {
 	modules=("$MODULE")
 	if ((!native)); then
 		SIM_MODULE=$(dirname "$MODULE")/$SIM_MODULE_NAME
-		[[ -f $SIM_MODULE ]] || die "$SIM_MODULE is missing: run 'make' in $REPO first"
+		[[ -f $SIM_MODULE ]] || die "$SIM_MODULE is missing: run 'make test-modules' in $REPO first"
 		modules+=("$SIM_MODULE")
 	fi
 	for m in "${modules[@]}"; do
