@@ -125,7 +125,7 @@ test-modules: module-6.1 module-612 tools
 # so that Kbuild alone builds the modules (DKMS, an in-tree build); run
 # `make gen` after changing the JSON (tests/host/json.t checks it is current).
 gen:
-	$(PYTHON) tools/knc/gen-events.py --table $(TBL)
+	$(PYTHON) tools/knc/gen-events.py --table $(TBL) --card-header tools/knc/card/knc_events.h
 
 module-6.1:
 	@test -n "$(KDIR_61)" || { echo "no 6.1 kernel headers in /lib/modules/6.1.*/build: run 'make deps' or set KDIR_61" >&2; exit 1; }

@@ -4,8 +4,9 @@
 
 Runs every validation check of tools/knc/gen-events.py as a named TAP case,
 then checks the generator's outputs, that --check rejects a broken copy of
-the JSON, that Documentation/knc-events.rst is current, and that the QEMU
-model's table of defined encodings (tools/knc/qemu) is the JSON's.
+the JSON, that Documentation/knc-events.rst and the generated headers are
+current, and that the QEMU model's table of defined encodings
+(tools/knc/qemu) is the JSON's.
 """
 
 import difflib
@@ -111,6 +112,12 @@ def check_table():
     return check_generated(TABLE_PATH, "--table", gen.render_table)
 
 
+def check_card_header():
+    """The card programs' committed event header is current."""
+    return check_generated(gen.CARD_HEADER_PATH, "--card-header",
+                           gen.render_card_header)
+
+
 def check_model_table():
     """The QEMU model's table of defined encodings (tools/knc/qemu) is the
     JSON's: each event's encoding and counters, in the same order."""
@@ -138,6 +145,8 @@ def main() -> int:
          check_rejects_broken_copy),
         (f"{gen.DOC_PATH} is up to date", check_doc),
         (f"{TABLE_PATH} is up to date (make gen)", check_table),
+        (f"{gen.CARD_HEADER_PATH} is up to date (make gen)",
+         check_card_header),
         ("the QEMU model's table of defined encodings is the JSON's",
          check_model_table),
     ]
