@@ -14,11 +14,14 @@
 #                   tree), and against KDIR_612, bookworm-backports' 6.12
 #                   (make module-612, in build/6.12/knc/), the test helpers
 #                   (knc_model_test.ko in build/6.1/kmod and build/6.12/kmod)
-#                   and the guest programs (make tools)
+#                   the guest programs (make tools) and the card's (make card)
 #   make module-7.3 both modules and knc_model_test.ko compiled against
 #                   Linux 7.3 (build/7.3/; tools/knc/linux-src.sh fetches
 #                   and prepares its tree, cached under /var/cache/knc-pmu)
-#   make gen        regenerate the module's event table from the JSON
+#   make gen        regenerate the module's event table (and the card
+#                   programs' event header) from the JSON
+#   make card       knc-stat and knc-check for a Knights Corner card
+#                   (tools/knc/card/: no libc, no SSE; build/card/)
 #   make check      install what is missing, build, run every test (TAP)
 #   make demo       boot guests and show perf on the simulated KNC PMU and
 #                   on the QEMU KNC PMU model
@@ -92,7 +95,7 @@ PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
-.PHONY: modules install test-modules module-6.1 module-7.3 all module-612 gen tools check test demo bench perf qemu qemu-10.0 libpfm4 deps clean dkms-src \
+.PHONY: modules install test-modules module-6.1 module-7.3 all module-612 gen tools card check test demo bench perf qemu qemu-10.0 libpfm4 deps clean dkms-src \
 	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
@@ -119,7 +122,7 @@ install: modules
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
 		$$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h)
 
-test-modules: module-6.1 module-612 tools
+test-modules: module-6.1 module-612 tools card
 
 # The module's event table is generated from the JSON and kept in the tree,
 # so that Kbuild alone builds the modules (DKMS, an in-tree build); run
@@ -206,6 +209,12 @@ tools:
 
 build/tests/%: FORCE
 	$(MAKE) -C tests/guest/progs OUT=$(CURDIR)/build/tests $(CURDIR)/$@
+
+# knc-stat and knc-check, static and freestanding for a card's cores (no
+# SSE, SSE2, MMX): tools/knc/card/Makefile; tests/host/card.t checks the
+# disassembly.
+card:
+	$(MAKE) -C tools/knc/card OUT=$(CURDIR)/build/card
 
 FORCE:
 

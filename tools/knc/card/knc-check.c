@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knc-check: a self-check of a Knights Corner card's PMU and the driver
+ * that drives it, to run once and send back. No perf, no libc, no SSE
+ * (tools/knc/card/card.h); the workloads are tools/knc/card/loops.S.
+ *
+ *   knc-check [-h]
+ *
+ * Each check prints PASS, FAIL or SKIP and why; a FAIL names the defect
+ * and what fixes it: a patch of `make linux-fixes` (tools/knc/linux-fixes)
+ * for Linux's arch/x86/events/intel/knc.c, or loading knc_pmu.ko. Exit
+ * status: 0 all passed, 1 a defect was found, 2 something could not be
+ * checked (or nothing could).
+ */
+#include "card.h"
+
+/* user-mode instructions of knc_loop_counted() (loops.S) */
+#define LOOP_INSNS(n)		(2 * (n) + 3)
+/* of knc_threads_wait() after its read returns, over every thread */
+#define THREADS_INSNS(t, n)	((t) * (2 * (n) + 18) + 3)
+
+#define LOOP_N		1000000UL
+#define SAMPLE_PERIOD	50000UL
+#define SAMPLES		50
+#define THREADS		128
+#define THREAD_N	10000UL
+#define MUX_BOUND_PCT	10	/* multiplexed estimates vs counted alone */
+#define MUX_MS		300	/* how long the multiplexed loop runs */
+
+static const char usage[] =
+"usage: knc-check\n"
+"Checks the Knights Corner PMU and its driver (knc_pmu.ko's knc PMU when it\n"
+"is loaded, else Linux's cpu PMU): counters 0 and 1 each count a loop of\n"
+"known instruction count exactly, two events count together, sampling\n"
+"delivers an interrupt every period, RDPMC is offered only where it works,\n"
+"multiplexed counts agree with each event counted alone (within 10%),\n"
+"and a count inherited by 128 threads is their sum. Prints PASS, FAIL or\n"
+"SKIP for each, the defect a FAIL shows and what fixes it. Exit status: 0\n"
+"all passed, 1 a defect found, 2 something could not be checked.\n";
+
+/* the patches of make linux-fixes (tools/knc/linux-fixes/000N-*.msg) */
+static const char *const patch[] = {
+	"",
+	"perf/x86/knc: Write counter 1's event select to its own MSR",
+	"perf/x86/knc: Keep the counters off on an NMI while the PMU is disabled",
+	"perf/x86/knc: Unmask the LVT performance entry in the PMI handler",
+	"perf/x86: Offer RDPMC only on the page of an event that is mapped",
+};
+
+static struct pmu pmu;
+static int npass, nfail, nskip;
+static int counter1_broken;
+
+/*
+ * One check's verdict: PASS, FAIL (with the defect and its patch of make
+ * linux-fixes, 0 for none known) or SKIP, and what was seen.
+ */
+static void verdict(const char *v, const char *check, const char *seen,
+		    const char *defect, int fix)
+{
+	pr("%-4s %s\n     %s\n", v, check, seen);
+	if (v[0] == 'P')
+		npass++;
+	else if (v[0] == 'S')
+		nskip++;
+	else
+		nfail++;
+	if (v[0] != 'F')
+		return;
+	pr("     defect: %s\n", defect);
+	if (pmu.knc)
+		pr("     fix: none known: a defect of knc_pmu.ko; please send this report\n");
+	else if (fix)
+		pr("     fix: patch %d of make linux-fixes, \"%s\",\n"
+		   "          or load knc_pmu.ko (its knc PMU does not have it)\n", fix, patch[fix]);
+	else
+		pr("     fix: none known; loading knc_pmu.ko may avoid it; please send this report\n");
+}
+
+static char seen[512];
+
+static long open_ev(const char *name, u64 flags, int group, struct ev *e)
+{
+	ev_knc(&pmu, name, flags | ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_HV, e);
+	e->attr.read_format = FORMAT_TOTAL_TIME_ENABLED | FORMAT_TOTAL_TIME_RUNNING;
+	return perf_open(&e->attr, 0, -1, group, 0);
+}
+
+struct reading {
+	u64 value, enabled, running;
+};
+
+static void read_ev(long fd, struct reading *r)
+{
+	memset(r, 0, sizeof(*r));
+	sys3(SYS_read, fd, r, sizeof(*r));
+}
+
+/* The counter a mapped event is on (its page's index - 1), or -1. */
+static int counter_of(const struct perf_page *pg)
+{
+	return pg && (pg->capabilities & CAP_USER_RDPMC) && pg->index ? (int)pg->index - 1 : -1;
+}
+
+static struct perf_page *map_page(long fd)
+{
+	long a = sys6(SYS_mmap, 0, PAGE_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+
+	return a < 0 && a > -4096 ? NULL : (struct perf_page *)a;
+}
+
+/* cannot go on: an event does not open (EBUSY: who holds the counters) */
+static void cannot_run(long err, const char *what)
+{
+	explain_open_error((int)-err, &pmu, what, 0);
+	pr("\nknc-check: cannot run: %s did not open (%s)\n", what, errname((int)-err));
+	sys_exit(2);
+}
+
+/*
+ * Counters 0 and 1: a group of n events of name (n = 1 or 2), the last
+ * of which the check is about: with the counters free the x86 core and
+ * knc_pmu.ko both put a group's leader on counter 0 and the next event
+ * on counter 1. The group's counters, read on the mmap pages while it
+ * runs, say where each went.
+ */
+static void check_counter(int which)
+{
+	struct ev e[2];
+	long fd[2] = { -1, -1 };
+	struct perf_page *pg[2];
+	struct reading r[2];
+	u64 want = LOOP_INSNS(LOOP_N);
+	int i, n = which + 1, ctr[2];
+	char title[96];
+
+	fmt(title, sizeof(title), "counter %d counts a loop's user-mode instructions exactly", which);
+	for (i = 0; i < n; i++) {
+		fd[i] = open_ev("instructions_executed", i ? 0 : ATTR_DISABLED | ATTR_PINNED,
+				i ? (int)fd[0] : -1, &e[i]);
+		if (fd[i] < 0)
+			cannot_run(fd[i], "instructions_executed:u");
+		pg[i] = map_page(fd[i]);
+	}
+	/* where the group goes: enable it, read its pages, stop it */
+	sys3(SYS_ioctl, fd[0], IOC_ENABLE, 0);
+	for (i = 0; i < n; i++)
+		ctr[i] = counter_of(pg[i]);
+	sys3(SYS_ioctl, fd[0], IOC_DISABLE, 0);
+	for (i = 0; i < n; i++)
+		sys3(SYS_ioctl, fd[i], IOC_RESET, 0);
+
+	knc_loop_counted((int)fd[0], LOOP_N);
+	for (i = 0; i < n; i++)
+		read_ev(fd[i], &r[i]);
+	i = which;
+	fmt(seen, sizeof(seen), "instructions_executed:u %N, expected %N (%s); on counter %s%s",
+	    r[i].value, want, r[i].value == want ? "exact" : "off",
+	    ctr[i] < 0 ? "unknown (no index on the mmap page)" : ctr[i] ? "1" : "0",
+	    r[i].running != r[i].enabled ? "; not on a counter all the time" : "");
+	if (ctr[i] >= 0 && ctr[i] != which) {
+		char more[160];
+
+		fmt(more, sizeof(more), "; expected counter %d: the NMI watchdog or another event holds it?", which);
+		scat(seen, more, sizeof(seen));
+		verdict("SKIP", title, seen, "", 0);
+	} else if (r[i].value == want) {
+		verdict("PASS", title, seen, "", 0);
+	} else if (which == 1 && r[i].value == 0) {
+		counter1_broken = 1;
+		verdict("FAIL", title, seen,
+			"counter 1 never counts: Linux's knc.c writes its event select to MSR 0x2a\n"
+			"             (config_base + idx), which KNC does not have", 1);
+	} else {
+		verdict("FAIL", title, seen, "the count is not the loop's", 0);
+	}
+	for (i = 0; i < n; i++)
+		sys1(SYS_close, fd[i]);
+}
+
+/* The public report's two-event run: cycles first, instructions second. */
+static void check_two_events(void)
+{
+	struct ev e[2];
+	long fd[2];
+	struct reading r[2];
+	const char *title = "two events together both count (cpu_clk_unhalted, instructions_executed)";
+	u64 want = LOOP_INSNS(LOOP_N);
+
+	fd[0] = open_ev("cpu_clk_unhalted", ATTR_DISABLED, -1, &e[0]);
+	if (fd[0] < 0)
+		cannot_run(fd[0], "cpu_clk_unhalted:u");
+	fd[1] = open_ev("instructions_executed", 0, (int)fd[0], &e[1]);
+	if (fd[1] < 0)
+		cannot_run(fd[1], "instructions_executed:u");
+	knc_loop_counted((int)fd[0], LOOP_N);
+	read_ev(fd[0], &r[0]);
+	read_ev(fd[1], &r[1]);
+	fmt(seen, sizeof(seen), "cpu_clk_unhalted:u %N, instructions_executed:u %N (expected %N)",
+	    r[0].value, r[1].value, want);
+	if (r[0].value && r[1].value == want)
+		verdict("PASS", title, seen, "", 0);
+	else if (r[0].value && !r[1].value)
+		verdict("FAIL", title, seen, "the second event, on counter 1, reads 0", 1);
+	else
+		verdict("FAIL", title, seen, "an event of the pair does not count as it should", 0);
+	sys1(SYS_close, fd[0]);
+	sys1(SYS_close, fd[1]);
+}
+
+/*
+ * Sampling: an overflow interrupt every SAMPLE_PERIOD instructions over
+ * SAMPLES periods and a half, each a PERF_RECORD_SAMPLE in the buffer.
+ */
+static void check_sampling(void)
+{
+	const char *title = "sampling: a PMI at every period, over many periods";
+	u64 n = (SAMPLES * SAMPLE_PERIOD + SAMPLE_PERIOD / 2 - 3) / 2;
+	struct ev e;
+	struct perf_page *pg;
+	long fd, a;
+	u64 head, off, samples = 0, lost = 0, throttled = 0;
+	struct reading r;
+
+	ev_knc(&pmu, "instructions_executed", ATTR_DISABLED | ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_HV, &e);
+	e.attr.sample_period = SAMPLE_PERIOD;
+	e.attr.sample_type = SAMPLE_IP;
+	fd = perf_open(&e.attr, 0, -1, -1, 0);
+	if (fd == -EOPNOTSUPP) {
+		verdict("SKIP", title, "the PMU does not sample (EOPNOTSUPP: knc_pmu.ko sampling=0?)", "", 0);
+		return;
+	}
+	if (fd < 0)
+		cannot_run(fd, "instructions_executed:u, sampling");
+	a = sys6(SYS_mmap, 0, 9 * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (a < 0 && a > -4096) {
+		fmt(seen, sizeof(seen), "mmap of the ring buffer failed: %s", errname((int)-a));
+		verdict("SKIP", title, seen, "", 0);
+		sys1(SYS_close, fd);
+		return;
+	}
+	pg = (struct perf_page *)a;
+	knc_loop_counted((int)fd, n);
+	read_ev(fd, &r);
+	head = *(volatile u64 *)&pg->data_head;
+	for (off = 0; off + 8 <= head && off < 8 * PAGE_SIZE;) {
+		const u8 *rec = (const u8 *)pg + PAGE_SIZE + off;
+		u32 type = *(const u32 *)rec;
+		u16 size = *(const u16 *)(rec + 6);
+
+		if (type == 9)
+			samples++;
+		else if (type == 2)
+			lost++;
+		else if (type == 5)
+			throttled++;
+		if (!size)
+			break;
+		off += size;
+	}
+	fmt(seen, sizeof(seen), "%lu samples of %d due in %N instructions (period %lu)%s%s",
+	    (unsigned long)samples, SAMPLES, r.value, (unsigned long)SAMPLE_PERIOD,
+	    lost ? "; records lost" : "", throttled ? "; throttled (perf_event_max_sample_rate)" : "");
+	if (samples == SAMPLES)
+		verdict("PASS", title, seen, "", 0);
+	else if (throttled)
+		verdict("SKIP", title, seen, "", 0);
+	else if (samples < SAMPLES / 2)
+		verdict("FAIL", title, seen,
+			"PMIs stop after the first: the handler never unmasks the LVT performance\n"
+			"             entry, which the APIC masks on each PMI", 3);
+	else
+		verdict("FAIL", title, seen, "samples are missing", 0);
+	sys2(SYS_munmap, a, 9 * PAGE_SIZE);
+	sys1(SYS_close, fd);
+}
+
+static u64 rdpmc(u32 ecx)
+{
+	u32 lo, hi;
+
+	asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return (u64)hi << 32 | lo;
+}
+
+/* what a child that may die of RDPMC's #GP saw, in a shared page */
+struct rdpmc_seen {
+	int stage;		/* 1: about to RDPMC; 2: done */
+	u32 cap, index;
+	u64 rdpmc, read;
+};
+
+/* Run fn in a child; 1 if it died of SIGSEGV (RDPMC faulted), else 0. */
+static int in_child(void (*fn)(struct rdpmc_seen *), struct rdpmc_seen **out)
+{
+	long a, pid;
+	int status = 0;
+
+	a = sys6(SYS_mmap, 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (a < 0 && a > -4096)
+		die("knc-check: mmap: %s\n", errname((int)-a));
+	*out = (struct rdpmc_seen *)a;
+	out_flush();
+	pid = sys0(SYS_fork);
+	if (pid == 0) {
+		fn(*out);
+		sys1(SYS_exit_group, 0);
+	}
+	while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR)
+		;
+	return (status & 0x7f) == SIGSEGV;
+}
+
+/* The counter through the page and RDPMC (the documented protocol). */
+static void rdpmc_read_page(struct perf_page *pg, struct rdpmc_seen *s)
+{
+	volatile struct perf_page *v = pg;
+	u32 lock;
+	u64 pmc;
+	int w;
+
+	do {
+		lock = v->lock;
+		asm volatile("" ::: "memory");
+		s->cap = !!(v->capabilities & CAP_USER_RDPMC);
+		s->index = v->index;
+		s->rdpmc = (u64)v->offset;
+		if (s->cap && s->index) {
+			s->stage = 1;
+			w = v->pmc_width;
+			pmc = rdpmc(s->index - 1);
+			pmc <<= 64 - w;
+			s->rdpmc += (u64)((s64)pmc >> (64 - w));
+		}
+		asm volatile("" ::: "memory");
+	} while (v->lock != lock);
+	s->stage = 2;
+}
+
+static void rdpmc_self(struct rdpmc_seen *s)
+{
+	struct ev e;
+	long fd = open_ev("instructions_executed", 0, -1, &e);
+	struct perf_page *pg = fd < 0 ? NULL : map_page(fd);
+
+	if (!pg)
+		sys1(SYS_exit_group, 3);
+	knc_loop(LOOP_N);
+	rdpmc_read_page(pg, s);
+	sys3(SYS_read, fd, &s->read, sizeof(s->read));
+}
+
+/* an event whose output goes to a cpu-clock event's buffer */
+static void rdpmc_redirected(struct rdpmc_seen *s)
+{
+	struct perf_attr sw = { .type = PERF_TYPE_SOFTWARE, .config = 0,
+				.flags = ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_HV };
+	volatile struct perf_page *v;
+	long swfd, fd, a;
+	struct ev e;
+	int tries;
+
+	swfd = perf_open(&sw, 0, -1, -1, 0);
+	fd = open_ev("instructions_executed", 0, -1, &e);
+	if (swfd < 0 || fd < 0)
+		sys1(SYS_exit_group, 3);
+	a = sys6(SYS_mmap, 0, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, swfd, 0);
+	if ((a < 0 && a > -4096) || sys3(SYS_ioctl, fd, IOC_SET_OUTPUT, swfd))
+		sys1(SYS_exit_group, 3);
+	v = (volatile struct perf_page *)a;
+	/* a reset writes the page from the redirected event; a context switch may overwrite it */
+	for (tries = 0; tries < 100; tries++) {
+		sys3(SYS_ioctl, fd, IOC_RESET, 0);
+		if (v->capabilities & CAP_USER_RDPMC)
+			break;
+	}
+	rdpmc_read_page((struct perf_page *)a, s);
+}
+
+static void check_rdpmc(void)
+{
+	const char *title = "RDPMC: offered on an event's mmap page only where it works";
+	const char *title2 = "RDPMC: not offered on the page of an event whose output is redirected";
+	struct rdpmc_seen *s;
+	int faulted;
+
+	faulted = in_child(rdpmc_self, &s);
+	if (faulted) {
+		fmt(seen, sizeof(seen), "cap_user_rdpmc=%u index=%u, and RDPMC faulted", s->cap, s->index);
+		verdict("FAIL", title, seen, "RDPMC offered where it faults", 0);
+	} else if (s->stage != 2) {
+		verdict("SKIP", title, "the event did not open or map", "", 0);
+	} else if (!s->cap || !s->index) {
+		fmt(seen, sizeof(seen), "not offered (cap_user_rdpmc=%u index=%u): read() it is", s->cap, s->index);
+		verdict("PASS", title, seen, "", 0);
+	} else {
+		fmt(seen, sizeof(seen), "cap_user_rdpmc=1 index=%u: RDPMC %N, then read() %N", s->index,
+		    s->rdpmc, s->read);
+		if (s->rdpmc >= 2 * LOOP_N && s->rdpmc <= s->read && s->read - s->rdpmc < 10000)
+			verdict("PASS", title, seen, "", 0);
+		else
+			verdict("FAIL", title, seen, "RDPMC's count and read()'s disagree", 0);
+	}
+	faulted = in_child(rdpmc_redirected, &s);
+	if (faulted) {
+		fmt(seen, sizeof(seen), "cap_user_rdpmc=%u index=%u on the cpu-clock event's page, and RDPMC faulted",
+		    s->cap, s->index);
+		verdict("FAIL", title2, seen,
+			"RDPMC offered on the page of an event that is not mapped itself\n"
+			"             (PERF_EVENT_IOC_SET_OUTPUT), in an mm where RDPMC faults", 4);
+	} else if (s->stage != 2) {
+		verdict("SKIP", title2, "the events did not open or map", "", 0);
+	} else {
+		fmt(seen, sizeof(seen), "cap_user_rdpmc=%u index=%u%s", s->cap, s->index,
+		    s->cap && s->index ? ", and RDPMC works" : ": read() it is");
+		verdict("PASS", title2, seen, "", 0);
+	}
+}
+
+/*
+ * Multiplexing: three events on two counters, each opened alone, rotated
+ * by the kernel over a long loop; each scaled estimate is compared with
+ * the same event counted alone over the same loop.
+ */
+#define MUX 3
+static const char *const mux_names[MUX] = {
+	"instructions_executed", "cpu_clk_unhalted", "instructions_executed",
+};
+
+static void mux_run(int first, int count, u64 n, struct reading *r)
+{
+	struct ev e;
+	long fd[MUX];
+	int i;
+
+	for (i = first; i < first + count; i++) {
+		fd[i] = open_ev(mux_names[i], ATTR_DISABLED, -1, &e);
+		if (fd[i] < 0)
+			cannot_run(fd[i], mux_names[i]);
+	}
+	for (i = first; i < first + count; i++)
+		sys3(SYS_ioctl, fd[i], IOC_ENABLE, 0);
+	knc_loop(n);
+	for (i = first; i < first + count; i++)
+		sys3(SYS_ioctl, fd[i], IOC_DISABLE, 0);
+	for (i = first; i < first + count; i++) {
+		read_ev(fd[i], &r[i]);
+		sys1(SYS_close, fd[i]);
+	}
+}
+
+static void check_multiplexing(void)
+{
+	char title[128];
+	struct reading mux[MUX], alone[MUX];
+	u64 n = LOOP_N, t0, t, est[MUX];
+	int i, bad = 0, rotated = 0;
+
+	fmt(title, sizeof(title), "multiplexing: %d events on 2 counters agree with each counted alone (within %d%%)",
+	    MUX, MUX_BOUND_PCT);
+	/* a loop of about MUX_MS, for many turns of the rotation */
+	t0 = now_ns();
+	knc_loop(n);
+	t = now_ns() - t0;
+	if (t)
+		n = muldiv(n, MUX_MS * 1000000ULL, t);
+	n = n < LOOP_N ? LOOP_N : n > 4000000000ULL ? 4000000000ULL : n;
+	mux_run(0, MUX, n, mux);
+	for (i = 0; i < MUX; i++)
+		mux_run(i, 1, n, alone);
+	seen[0] = 0;
+	for (i = 0; i < MUX; i++) {
+		char one[160];
+		u64 d;
+
+		est[i] = mux[i].running ? muldiv(mux[i].value, mux[i].enabled, mux[i].running) : 0;
+		rotated |= mux[i].running != mux[i].enabled;
+		d = est[i] > alone[i].value ? est[i] - alone[i].value : alone[i].value - est[i];
+		if (muldiv(d, 100, alone[i].value ? alone[i].value : 1) >= MUX_BOUND_PCT || !alone[i].value)
+			bad = 1;
+		fmt(one, sizeof(one), "%s%s:u %N (counted %F%% of the time), alone %N", i ? "\n     " : "",
+		    mux_names[i], est[i], mux[i].enabled ? muldiv(mux[i].running, 10000, mux[i].enabled) : 0,
+		    alone[i].value);
+		scat(seen, one, sizeof(seen));
+	}
+	if (!rotated)
+		verdict("SKIP", title, seen, "", 0);
+	else if (!bad)
+		verdict("PASS", title, seen, "", 0);
+	else if (counter1_broken)
+		verdict("FAIL", title, seen,
+			"scaled estimates are wrong: each event counts nothing during its turns on\n"
+			"             counter 1, which never counts", 1);
+	else
+		verdict("FAIL", title, seen, "scaled estimates disagree with the counts", 0);
+}
+
+/*
+ * Inheritance: a child process starts THREADS threads, each running a
+ * loop of known count; an inherited event on it counts their sum.
+ */
+static void check_threads(void)
+{
+	char title[96], state[256], path[48];
+	long stacks, pid, fd, k;
+	struct reading r;
+	u64 want = THREADS_INSNS((u64)THREADS, THREAD_N);
+	int go[2], status = 0, i;
+	struct ev e;
+
+	fmt(title, sizeof(title), "an inherited count over %d threads is the sum of the threads'", THREADS);
+	stacks = sys6(SYS_mmap, 0, THREADS * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if ((stacks < 0 && stacks > -4096) || sys2(SYS_pipe2, go, O_CLOEXEC))
+		die("knc-check: no memory or pipe for the threads\n");
+	out_flush();
+	pid = sys0(SYS_fork);
+	if (pid == 0) {
+		sys1(SYS_close, go[1]);
+		knc_threads_wait(go[0], THREADS, THREAD_N, (char *)stacks + PAGE_SIZE, PAGE_SIZE);
+	}
+	sys1(SYS_close, go[0]);
+	/* the child's own code must not count: wait until it sleeps in read */
+	fmt(path, sizeof(path), "/proc/%ld/stat", pid);
+	for (i = 0; i < 1000; i++) {
+		char *p = read_file(path, state, sizeof(state)) > 0 ? schr(state, ')') : NULL;
+
+		if (p && p[1] && p[2] == 'S')
+			break;
+		sleep_ms(10);
+	}
+	fd = open_ev("instructions_executed", ATTR_INHERIT, -1, &e);
+	if (fd >= 0)
+		fd = perf_open(&e.attr, (int)pid, -1, -1, 0);
+	k = fd;
+	if (fd < 0) {
+		sys2(SYS_kill, pid, SIGKILL);
+		sys4(SYS_wait4, pid, &status, 0, 0);
+		cannot_run(k, "instructions_executed:u, inherited");
+	}
+	sys3(SYS_write, go[1], "g", 1);
+	while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR)
+		;
+	read_ev(fd, &r);
+	fmt(seen, sizeof(seen), "instructions_executed:u %N, the threads' sum %N (%s)", r.value, want,
+	    r.value == want ? "exact" : "off");
+	if (r.value == want)
+		verdict("PASS", title, seen, "", 0);
+	else
+		verdict("FAIL", title, seen, "the threads' counts are not all in the total", 0);
+	sys1(SYS_close, fd);
+	sys1(SYS_close, go[1]);
+	sys2(SYS_munmap, stacks, THREADS * PAGE_SIZE);
+}
+
+/* Which driver drives the PMU; 0, or -1 when there is none to check. */
+static int show_driver(void)
+{
+	char buf[4096], *p;
+	s64 v;
+	long family = -1, model = -1;
+
+	if (read_file("/proc/cpuinfo", buf, sizeof(buf)) > 0) {
+		p = buf;
+		while (*p) {
+			u64 x;
+			char num[8];
+			size_t i;
+			char *colon = schr(p, ':');
+
+			if (!colon)
+				break;
+			for (i = 0; colon[2 + i] >= '0' && colon[2 + i] <= '9' && i < 7; i++)
+				num[i] = colon[2 + i];
+			num[i] = 0;
+			if (starts(p, "cpu family") && !parse_u64(num, &x))
+				family = (long)x;
+			else if (starts(p, "model\t") && !parse_u64(num, &x))
+				model = (long)x;
+			while (*p && *p != '\n')
+				p++;
+			if (*p)
+				p++;
+			if (family >= 0 && model >= 0)
+				break;
+		}
+	}
+	pr("cpu: family %ld model %ld%s\n", family, model,
+	   family == 11 && model == 1 ? " (Knights Corner)" : " (not a Knights Corner)");
+	if (pmu_find(&pmu)) {
+		pr("driver: none (no knc or cpu PMU in " SYSFS_PMUS ")\n");
+		return -1;
+	}
+	if (pmu.knc) {
+		int sim = read_file("/sys/module/knc_sim/initstate", buf, sizeof(buf)) > 0;
+
+		pr("driver: knc_pmu.ko, the knc PMU (type %u)%s\n", pmu.type,
+		   sim ? ", on knc_sim.ko's simulated PMU" : "");
+		if (sim)
+			return -1;
+	} else {
+		char name[64];
+
+		if (read_file(SYSFS_PMUS "cpu/caps/pmu_name", name, sizeof(name)) > 0)
+			name[slen(name) - (name[slen(name) - 1] == '\n')] = 0;
+		else
+			scpy(name, "no caps/pmu_name", sizeof(name));
+		pr("driver: Linux's cpu PMU (type %u, %s)%s\n", pmu.type, name,
+		   family == 11 && model == 1 ? ", arch/x86/events/intel/knc.c" : "");
+	}
+	if (!read_s64("/proc/sys/kernel/nmi_watchdog", &v))
+		pr("nmi_watchdog: %ld%s\n", (long)v, v ? " (it holds a counter)" : "");
+	if (!read_s64("/proc/sys/kernel/perf_event_paranoid", &v))
+		pr("perf_event_paranoid: %ld\n", (long)v);
+	if (!read_s64(SYSFS_PMUS "cpu/rdpmc", &v))
+		pr("cpu/rdpmc: %ld\n", (long)v);
+	pr("\n");
+	return family == 11 && model == 1 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		pr("%s", usage);
+		return seq(argv[1], "-h") || seq(argv[1], "--help") ? 0 : 2;
+	}
+	pr("knc-check: the Knights Corner PMU and its driver\n\n");
+	if (show_driver()) {
+		pr("knc-check: cannot run: no Knights Corner PMU to check\n");
+		return 2;
+	}
+	check_counter(0);
+	check_counter(1);
+	check_two_events();
+	check_sampling();
+	check_rdpmc();
+	check_multiplexing();
+	check_threads();
+	pr("\n%d passed, %d failed, %d skipped", npass, nfail, nskip);
+	if (nfail)
+		pr(": a defect found%s\n", pmu.knc ? "" : "; patch 2 of make linux-fixes has no check here");
+	else if (nskip)
+		pr(": not everything could be checked\n");
+	else
+		pr(": the PMU and its driver work\n");
+	return nfail ? 1 : nskip ? 2 : 0;
+}
