@@ -119,6 +119,19 @@ result $? "knc-stat: a CMD that does not exist: 127 and why" "$log"
 [ $? -eq 255 ] && grep -q "cycles: no PMU" "$log"
 result $? "knc-stat: a PMU event without a PMU fails and says so" "$log"
 
+# EACCES: perf_event_paranoid's value and what to set, as a user without
+# privileges counting every CPU
+read -r paranoid </proc/sys/kernel/perf_event_paranoid
+if [ "$(id -u)" -eq 0 ] && [ "$paranoid" -gt 0 ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$B/knc-stat" -a -e task-clock -- true >"$log" 2>&1
+	[ $? -eq 255 ] && grep -q "task-clock: perf_event_open failed: EACCES" "$log" &&
+		grep -q "perf_event_paranoid is $paranoid\." "$log" &&
+		grep -q "echo 0 > /proc/sys/kernel/perf_event_paranoid" "$log"
+	result $? "knc-stat -a without privileges: EACCES, perf_event_paranoid and what to set" "$log"
+else
+	skip "knc-stat -a without privileges: EACCES" "not root, or perf_event_paranoid is $paranoid"
+fi
+
 "$B/knc-check" >"$log" 2>&1
 [ $? -eq 2 ] && grep -q "cannot run: no Knights Corner PMU" "$log"
 result $? "knc-check without a Knights Corner PMU: cannot run (exit 2)" "$log"

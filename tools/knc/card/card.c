@@ -794,7 +794,9 @@ void ev_knc(const struct pmu *p, const char *name, u64 flags, struct ev *e)
 
 /*
  * What an open's errno means here, and what to do: who may hold the
- * counters (EBUSY), what perf_event_paranoid allows (EACCES, EPERM).
+ * counters (EBUSY), what perf_event_paranoid allows (EACCES, EPERM) to an
+ * event of a task counting kernel mode (cpu_wide 0), of a CPU (1), or of
+ * a task in user mode only (2).
  */
 void explain_open_error(int err, const struct pmu *p, const char *what, int cpu_wide)
 {
@@ -820,11 +822,18 @@ void explain_open_error(int err, const struct pmu *p, const char *what, int cpu_
 	case EPERM:
 		if (read_s64("/proc/sys/kernel/perf_event_paranoid", &v))
 			v = 2;
-		epr("  /proc/sys/kernel/perf_event_paranoid is %ld. Counting %s needs\n", (long)v,
-		    cpu_wide ? "all tasks of a CPU (-a)" : "kernel mode too");
-		epr("  CAP_PERFMON (or root) or perf_event_paranoid <= %d: echo %d > /proc/sys/kernel/perf_event_paranoid;\n",
-		    cpu_wide ? 0 : 1, cpu_wide ? 0 : 1);
-		epr("  user mode of your own tasks needs <= 2 (add :u to the event).\n");
+		epr("  /proc/sys/kernel/perf_event_paranoid is %ld.\n", (long)v);
+		if (cpu_wide == 2) {
+			/* user mode only: the task is not ours to count */
+			epr("  Counting another user's task needs CAP_PERFMON (or root), or that\n"
+			    "  ptrace may attach to it; perf_event_paranoid 3 and up forbids all.\n");
+			break;
+		}
+		epr("  Counting %s needs CAP_PERFMON (or root) or perf_event_paranoid <= %d:\n"
+		    "  echo %d > /proc/sys/kernel/perf_event_paranoid.\n",
+		    cpu_wide ? "all tasks of a CPU (-a)" : "kernel mode too", cpu_wide ? 0 : 1,
+		    cpu_wide ? 0 : 1);
+		epr("  User mode of your own tasks needs <= 2 (add :u to the event).\n");
 		break;
 	case ENOENT:
 		epr("  The %s PMU does not have this event (a generic event it does not map).\n", p->name);

@@ -233,7 +233,8 @@ static void open_all(const struct pmu *p, int cpu_wide, int attach, u64 flags, i
 		return;
 	for (c = 0; c < nctr && ctrs[c].fd[i] > 0; c++)
 		;
-	explain_open_error(err, p, c < nctr ? ctrs[c].ev.name : "knc-stat", cpu_wide);
+	explain_open_error(err, p, c < nctr ? ctrs[c].ev.name : "knc-stat",
+			   cpu_wide ? 1 : c < nctr && (ctrs[c].ev.attr.flags & ATTR_EXCLUDE_KERNEL) ? 2 : 0);
 	if (err == ENOENT || err == EINVAL)
 		epr("  (event '%s': type %u, config 0x%lx)\n", ctrs[c].ev.name,
 		    ctrs[c].ev.attr.type, (unsigned long)ctrs[c].ev.attr.config);
