@@ -348,8 +348,9 @@ static int event_is(const struct counter *k, u64 hw_id, u64 knc_config)
 
 static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 elapsed)
 {
-	int c, nhw = 0, estimates = 0, ins = -1, cyc = -1;
+	int c, nhw = 0, estimates = 0, ins = -1, cyc = -1, leader;
 	char what[256] = "";
+	s64 watchdog;
 
 	for (c = 0; c < nctr; c++) {
 		nhw += ctrs[c].ev.hw;
@@ -402,6 +403,24 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
 		pr("\n");
 	}
 	pr("\n%20T seconds time elapsed\n\n", elapsed);
+	for (c = 0, leader = -1; c < nctr; c++) {
+		struct counter *k = &ctrs[c];
+
+		if (k->grouped && leader < 0)
+			leader = c;
+		/* the group's second event: counter 1 */
+		if (!p->knc && k->grouped && c != leader && k->running && !k->value) {
+			pr(" %s read 0 on counter 1: on Linux's knc.c without patch 1 of make linux-fixes\n"
+			   " counter 1 never counts (knc-check tells; load knc_pmu.ko, or count it alone).\n",
+			   k->ev.name);
+			break;
+		}
+	}
+	for (c = 0; c < nctr && ctrs[c].running; c++)
+		;
+	if (c < nctr && !read_s64("/proc/sys/kernel/nmi_watchdog", &watchdog) && watchdog)
+		pr(" Not counted: the NMI watchdog holds a counter (/proc/sys/kernel/nmi_watchdog is 1):\n"
+		   " echo 0 > /proc/sys/kernel/nmi_watchdog, or boot with nmi_watchdog=0.\n");
 	if (estimates)
 		pr(" Estimates: %d PMU events share the %d counters; each marked was counted only part of\n"
 		   " the time and scaled by time enabled / time running, which assumes the work was the\n"
