@@ -235,7 +235,8 @@ static size_t utoa(char *d, u64 x, int base, int sep)
 /*
  * A small printf: %s %c %d %u %x (int), %ld %lu %lx (long), with a width
  * (or *) and '-'; and for counts, %N (u64, thousands separated), %F (u64
- * hundredths as "12.34"), %T (u64 nanoseconds as seconds, "1.234567890").
+ * hundredths as "12.34"), %T (u64 nanoseconds as seconds, "1.234567890");
+ * %% is '%'.
  */
 int vfmt(char *buf, size_t size, const char *f, va_list ap)
 {
@@ -306,6 +307,9 @@ int vfmt(char *buf, size_t size, const char *f, va_list ap)
 			put_field(&k, d, n + digits, w, left);
 			break;
 		}
+		case '%':
+			put(&k, '%');
+			break;
 		default:
 			put(&k, '%');
 			put(&k, *f);
