@@ -25,7 +25,7 @@
 #define THREADS		128
 #define THREAD_N	10000UL
 #define MUX_BOUND_PCT	10	/* multiplexed estimates vs counted alone */
-#define MUX_MS		300	/* how long the multiplexed loop runs */
+#define MUX_MS		1000	/* how long the multiplexed loop runs: many turns */
 
 static const char usage[] =
 "usage: knc-check\n"
