@@ -17,6 +17,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/lib/qmodel.sh
 . tests/guest/lib/counting.sh
 . tests/guest/lib/accesses.sh
+. tests/guest/lib/card.sh
 
 # What a case needs of the boot, before this suite changed anything.
 read -r BOOT_NMI_WATCHDOG </proc/sys/kernel/nmi_watchdog
@@ -501,6 +502,16 @@ case_add "a sleeping task counts almost no user cycles" t_sleep_counts_no_cycles
 
 # The exact-counting cases both PMUs share (lib/counting.sh) run here.
 cases+=("${COUNTING_CASES[@]}")
+
+# The card's programs (tools/knc/card/) on knc_pmu.ko's knc PMU.
+cases+=("${CARD_CASES[@]}")
+
+t_knc_check_passes() {
+	card_check
+	grep -q "^driver: knc_pmu.ko, the knc PMU" "$card_out" || fail "knc-check did not find knc_pmu.ko"
+	card_all_pass
+}
+case_add "knc-check on knc_pmu.ko: every check passes" t_knc_check_passes user
 
 # --- injected events, as in the simulator's suite ---------------------------
 

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0
+# The card's programs (tools/knc/card/, make card) on the QEMU model, the
+# cases both of its PMUs share: knc_pmu.ko's knc PMU (model.sh) and Linux's
+# cpu PMU (linux-knc.sh). knc-stat counts the loop exactly, follows 128
+# threads, and says when counts are estimates. Each suite adds CARD_CASES
+# to its own, and checks knc-check's verdicts itself (card_check).
+# Sourced after lib.sh.
+# shellcheck shell=bash
+
+# shellcheck disable=SC2034 # the suites that source this file use it
+CARD_CASES=()
+KNC_STAT=build/card/knc-stat
+KNC_CHECK=build/card/knc-check
+# 128 threads of 100000 iterations each (tests/guest/progs/threads.S)
+THREADS=build/tests/threads
+THREADS_INSNS=25602312
+
+# card_pmu: the PMU knc-stat is to use, as its header names it
+card_pmu() {
+	if [ -e /sys/bus/event_source/devices/knc ]; then
+		echo "knc PMU: knc_pmu.ko"
+	else
+		echo "cpu PMU: Linux's intel/knc.c"
+	fi
+}
+
+# card_stat OUT KNC-STAT-ARGS...: knc-stat -x';', OUT gets its CSV lines
+card_stat() {
+	local out=$1
+	shift
+	"$KNC_STAT" -x';' "$@" >"$out" || fail "knc-stat failed ($?): $(cat "$out")"
+	cat "$out"
+}
+
+# card_value OUT EVENT: the value knc-stat's CSV gave EVENT, and whether
+# it is exact ("2000004 exact")
+card_value() {
+	awk -F';' -v e="$2" '$3 == e { print $1, $6 }' "$1"
+}
+
+t_card_stat_loop() {
+	local out
+	out=$(mktemp)
+	"$KNC_STAT" -e instructions:u -- "$LOOP" >"$out" 2>&1 || fail "knc-stat failed: $(cat "$out")"
+	cat "$out"
+	grep -qF "($(card_pmu)):" "$out" || fail "knc-stat did not use the $(card_pmu)"
+	grep -E -q '^ +2,000,004 +instructions:u$' "$out" || fail "not the loop's 2,000,004"
+	grep -q "Exact: the event was counted all the time" "$out" || fail "not said to be exact"
+	card_stat "$out" -e INSTRUCTIONS_EXECUTED:u -- "$LOOP"
+	expect_eq "INSTRUCTIONS_EXECUTED:u" "$LOOP_INSNS exact" "$(card_value "$out" INSTRUCTIONS_EXECUTED:u)"
+}
+case_add_to CARD_CASES "knc-stat counts the loop's user instructions exactly, on the PMU in use" t_card_stat_loop user
+
+t_card_stat_threads() {
+	local out
+	out=$(mktemp)
+	card_stat "$out" -e instructions:u -- "$THREADS"
+	expect_eq "instructions:u over 128 threads" "$THREADS_INSNS exact" "$(card_value "$out" instructions:u)"
+}
+case_add_to CARD_CASES "knc-stat follows 128 threads: their instructions exactly" t_card_stat_threads user
+
+t_card_stat_estimates() {
+	local out
+	out=$(mktemp)
+	card_stat "$out" -e instructions:u,cycles:u,branches:u -- "$LOOP"
+	[ "$(awk -F';' '$6 == "estimate" && $5 < 100 { n++ } END { print n + 0 }' "$out")" -ge 2 ] ||
+		fail "three events on two counters are not estimates, counted part of the time"
+	"$KNC_STAT" -e instructions:u,cycles:u,branches:u -- "$LOOP" >"$out" 2>&1
+	cat "$out"
+	grep -q "Estimates: 3 PMU events share the 2 counters" "$out" || fail "not said to be estimates"
+	grep -E -q '\(estimate: counted [0-9]+\.[0-9]{2}% of the time, [0-9.]+ of [0-9.]+ s\)$' "$out" ||
+		fail "no estimate line with the share of the time counted"
+}
+case_add_to CARD_CASES "knc-stat: three events on two counters are rotated, shown as estimates" t_card_stat_estimates user
+
+# The titles of knc-check's checks, as it prints them after the verdict
+CARD_CHECKS=("counter 0 counts" "counter 1 counts" "two events together" "sampling:"
+	"RDPMC: offered" "RDPMC: not offered" "multiplexing:" "an inherited count")
+
+# card_check: run knc-check: its exit status in REPLY, its output shown
+# and kept for card_verdict
+card_check() {
+	local status=0
+	card_out=$(mktemp)
+	"$KNC_CHECK" >"$card_out" 2>&1 || status=$?
+	cat "$card_out"
+	REPLY=$status
+}
+
+# card_verdict VERDICT CHECK [PATCH]: knc-check printed VERDICT for the
+# check whose title starts with CHECK, and with PATCH, that a FAIL names
+# that patch of make linux-fixes as its fix
+card_verdict() {
+	awk -v v="$1" -v c="$2" -v p="${3:-}" '
+		/^(PASS|FAIL|SKIP) / { cur = substr($0, 6, length(c)) == c && $1 == v; if (cur) found = 1 }
+		cur && p != "" && index($0, "fix: patch " p " of make linux-fixes") { fixed = 1 }
+		END { exit !(found && (p == "" || fixed)) }' "$card_out" ||
+		fail "knc-check: no $1 for '$2'${3:+ naming patch $3}"
+}
+
+# card_all_pass: knc-check passed every check, and exited 0 (REPLY)
+card_all_pass() {
+	local c
+	for c in "${CARD_CHECKS[@]}"; do
+		card_verdict PASS "$c"
+	done
+	expect_eq "knc-check's exit status" 0 "$REPLY"
+}
