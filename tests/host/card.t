@@ -63,7 +63,7 @@ fi
 
 # Kernel style, but for what only the kernel has (ARRAY_SIZE, __noreturn)
 # or holds for kernel code only (volatile, ENOSYS).
-CP=build/checkpatch
+CP=build/card/checkpatch	# its own copy: style.t may be extracting its own meanwhile
 if [ ! -x $CP/scripts/checkpatch.pl ]; then
 	mkdir -p $CP
 	tar -xf "$(ls /usr/src/linux-source-6.1.tar.* | head -n 1)" -C $CP --strip-components=1 \
