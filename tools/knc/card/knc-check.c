@@ -33,7 +33,7 @@ static const char usage[] =
 "is loaded, else Linux's cpu PMU): counters 0 and 1 each count a loop of\n"
 "known instruction count exactly, two events count together, sampling\n"
 "delivers an interrupt every period, RDPMC is offered only where it works,\n"
-"multiplexed counts agree with each event counted alone (within 10%),\n"
+"multiplexed counts agree with the count taken alone (within 10%),\n"
 "and a count inherited by 128 threads is their sum. Prints PASS, FAIL or\n"
 "SKIP for each, the defect a FAIL shows and what fixes it. Exit status: 0\n"
 "all passed, 1 a defect found, 2 something could not be checked.\n";
@@ -433,11 +433,14 @@ static void check_rdpmc(void)
 /*
  * Multiplexing: three events on two counters, each opened alone, rotated
  * by the kernel over a long loop; each scaled estimate is compared with
- * the same event counted alone over the same loop.
+ * the event counted alone over the same loop. Three times the executed
+ * instructions: their count of a loop is the same from run to run (the
+ * unhalted cycles of a loop are not, where the machine is shared or its
+ * clock is virtual).
  */
 #define MUX 3
 static const char *const mux_names[MUX] = {
-	"instructions_executed", "cpu_clk_unhalted", "instructions_executed",
+	"instructions_executed", "instructions_executed", "instructions_executed",
 };
 
 static void mux_run(int first, int count, u64 n, struct reading *r)
@@ -469,7 +472,7 @@ static void check_multiplexing(void)
 	u64 n = LOOP_N, t0, t, est[MUX];
 	int i, bad = 0, rotated = 0;
 
-	fmt(title, sizeof(title), "multiplexing: %d events on 2 counters agree with each counted alone (within %d%%)",
+	fmt(title, sizeof(title), "multiplexing: %d events on 2 counters agree with the count alone (within %d%%)",
 	    MUX, MUX_BOUND_PCT);
 	/* a loop of about MUX_MS, for many turns of the rotation */
 	t0 = now_ns();
@@ -479,8 +482,9 @@ static void check_multiplexing(void)
 		n = muldiv(n, MUX_MS * 1000000ULL, t);
 	n = n < LOOP_N ? LOOP_N : n > 4000000000ULL ? 4000000000ULL : n;
 	mux_run(0, MUX, n, mux);
-	for (i = 0; i < MUX; i++)
-		mux_run(i, 1, n, alone);
+	mux_run(0, 1, n, alone);
+	for (i = 1; i < MUX; i++)
+		alone[i] = alone[0];
 	seen[0] = 0;
 	for (i = 0; i < MUX; i++) {
 		char one[160];
