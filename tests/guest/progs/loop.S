@@ -9,7 +9,14 @@
  * from stdin, after which it runs exactly what loop runs. So a task
  * pinned to a CPU can wait there, asleep in the kernel, and run a known
  * count on that CPU alone once another one writes to its stdin.
+ *
+ * longloop (built with -DLOOP_ITERS=50000000): the same loop, long enough
+ * for perf to rotate multiplexed events many times: 100000004
+ * instructions.
  */
+#ifndef LOOP_ITERS
+#define LOOP_ITERS 1000000
+#endif
 	.globl	_start
 	.text
 _start:
@@ -20,7 +27,7 @@ _start:
 	mov	$1, %edx
 	syscall
 #endif
-	mov	$1000000, %ecx
+	mov	$LOOP_ITERS, %ecx
 1:	dec	%ecx
 	jnz	1b
 	mov	$60, %eax
