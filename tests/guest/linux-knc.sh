@@ -76,6 +76,39 @@ case_add "$(defect_or_fixed \
 	"defect: counter 1 never counts (its EvtSel write goes to MSR 0x2a)" \
 	"fixed: counter 1 counts the loop exactly, through its own EvtSel")" t_counter1
 
+# The public report's six generic events, multiplexed onto the two
+# counters, on a loop of known count. perf rotates them two at a time;
+# x86_schedule_events() keeps an event on the counter it had last time
+# (its fast path) and otherwise gives the first of the two counter 0, so
+# after a few rotations every other event of the six sits on counter 0
+# and the rest on counter 1, for the whole run. Which half is set by the
+# order the rotation starts from: listed second, instructions falls on
+# counter 1 and, unpatched, counts one slice of the loop at most. A
+# child starts from its parent's order when it forked, so the same work
+# counts either way from run to run. Patch 1: both orders estimate it.
+LONGLOOP=build/tests/longloop
+LONGLOOP_INSNS=100000004
+t_six_multiplexed() {
+	local out order n lo=$((LONGLOOP_INSNS / 2)) hi=$((LONGLOOP_INSNS * 3 / 2))
+	local rest=cache-references:u,cache-misses:u,branches:u,branch-misses:u
+	out=$(mktemp)
+	for order in "cycles:u,instructions:u,$rest" "instructions:u,$rest,cycles:u"; do
+		pstat "$out" -e "$order" -- $LONGLOOP
+		n=$(count_of "$out" instructions:u)
+		echo "${order%%,*} first: instructions:u $n of $LONGLOOP_INSNS"
+		if ! linux_fixed && [ "${order%%,*}" = cycles:u ]; then
+			[ "$n" -lt $((LONGLOOP_INSNS / 10)) ] ||
+				fail "instructions listed second counted: $n"
+		else
+			[ "$n" -gt $lo ] && [ "$n" -lt $hi ] ||
+				fail "instructions:u not within half of $LONGLOOP_INSNS: $n"
+		fi
+	done
+}
+case_add "$(defect_or_fixed \
+	"defect: six events multiplexed: instructions estimated or ~0 by the rotation's starting order" \
+	"fixed: six events multiplexed estimate the loop's instructions in either order")" t_six_multiplexed
+
 t_rdpmc_from_user_space() {
 	local out
 	# The x86 core sets CR4.PCE for a task that mmaps an rdpmc-able
