@@ -213,5 +213,6 @@ static void __exit knc_pmu_exit(void)
 module_init(knc_pmu_init);
 module_exit(knc_pmu_exit);
 
-MODULE_DESCRIPTION("Intel Xeon Phi (Knights Corner) core PMU for perf: the knc PMU on the KNC MSRs, and the core other backends (knc_sim) register with (" KNC_KERNELS ")");
+#define KNC_PMU_DESCRIPTION "Intel Xeon Phi (Knights Corner) core PMU for perf: the knc PMU on the KNC MSRs, and the core other backends (knc_sim) register with"
+MODULE_DESCRIPTION(KNC_PMU_DESCRIPTION " (" KNC_KERNELS ")");
 MODULE_LICENSE("GPL");

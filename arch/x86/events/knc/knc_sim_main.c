@@ -981,6 +981,7 @@ static void __exit knc_sim_exit(void)
 module_init(knc_sim_init);
 module_exit(knc_sim_exit);
 
-MODULE_DESCRIPTION("Simulated Intel Xeon Phi (Knights Corner) core PMU: the knc PMU on any x86 machine, driven through debugfs (knc_sim/) (" KNC_KERNELS ")");
+#define KNC_SIM_DESCRIPTION "Simulated Intel Xeon Phi (Knights Corner) core PMU: the knc PMU on any x86 machine, driven through debugfs (knc_sim/)"
+MODULE_DESCRIPTION(KNC_SIM_DESCRIPTION " (" KNC_KERNELS ")");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(KNC_NS);
