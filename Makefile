@@ -26,10 +26,9 @@
 #   make demo       boot guests and show perf on the simulated KNC PMU and
 #                   on the QEMU KNC PMU model
 #   make perf       build perf 6.1 with the KNC event tables (build/perf/perf)
-#   make qemu       build QEMU with the KNC PMU model (build/qemu/; cached
-#                   by content hash under /var/cache/knc-pmu)
-#   make qemu-10.0  the same on QEMU 10.0 (tools/knc/qemu-10.0/, the port to
-#                   bookworm-backports' QEMU; build/qemu-10.0/)
+#   make qemu       build bookworm-backports' QEMU 10.0 with the KNC PMU
+#                   model (tools/knc/qemu/; build/qemu/; cached by content
+#                   hash under /var/cache/knc-pmu)
 #   make libpfm4    libpfm4 4.13 (Debian's) with tools/knc/libpfm4/*.patch:
 #                   PAPI opens KNC events on knc_pmu.ko when it is loaded
 #                   (build/libpfm4/libpfm.so.4, for LD_LIBRARY_PATH)
@@ -95,7 +94,7 @@ PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
-.PHONY: modules install test-modules module-6.1 module-7.3 all module-612 gen tools card check test demo bench perf qemu qemu-10.0 libpfm4 deps clean dkms-src \
+.PHONY: modules install test-modules module-6.1 module-7.3 all module-612 gen tools card check test demo bench perf qemu libpfm4 deps clean dkms-src \
 	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
@@ -263,9 +262,6 @@ perf:
 
 qemu:
 	tools/knc/build-qemu.sh
-
-qemu-10.0:
-	tools/knc/build-qemu.sh --version 10.0
 
 libpfm4:
 	tools/knc/build-libpfm4.sh

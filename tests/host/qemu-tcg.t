@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The QEMU 10.0 series' own test, as QEMU runs its x86_64 system-mode TCG
+# The QEMU series' own test, as QEMU runs its x86_64 system-mode TCG
 # tests (tests/tcg/x86_64/Makefile.softmmu-target): tcg-knc-pmu, which
-# make qemu-10.0 builds beside build/qemu-10.0/qemu-system-x86_64, boots
+# make qemu builds beside build/qemu/qemu-system-x86_64, boots
 # as the kernel and counts a loop's instructions and REP STOSB exactly on
 # the model. It must pass as TCG runs it, under -icount and with one
 # instruction per TB, and fail without the model. As TAP.
@@ -10,8 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/tap.sh
 
-QEMU=build/qemu-10.0/qemu-system-x86_64
-TEST=build/qemu-10.0/tcg-knc-pmu
+QEMU=build/qemu/qemu-system-x86_64
+TEST=build/qemu/tcg-knc-pmu
 log=$(mktemp)
 
 # run NAME EXPECT QEMU-OPTIONS...: the test under QEMU-OPTIONS exits 0 and
@@ -37,8 +37,8 @@ run() {
 
 echo "TAP version 13"
 if [ ! -x "$QEMU" ] || [ ! -f "$TEST" ]; then
-	echo "$QEMU or $TEST is missing (make qemu-10.0)" >"$log"
-	result 1 "the QEMU 10.0 series' system-mode TCG test is built" "$log"
+	echo "$QEMU or $TEST is missing (make qemu)" >"$log"
+	result 1 "the QEMU series' system-mode TCG test is built" "$log"
 else
 	run "tcg-knc-pmu passes under TCG" pass -cpu max,knc-pmu=on
 	run "tcg-knc-pmu passes under -icount shift=0" pass -cpu max,knc-pmu=on -icount shift=0

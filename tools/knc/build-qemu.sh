@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-qemu.sh - build QEMU 7.2 (Debian 12's source) with the Knights Corner
-# PMU model (tools/knc/qemu/*.patch), or QEMU 10.0 (bookworm-backports'
-# source) with its port (tools/knc/qemu-10.0/*.patch). Called by the
-# top-level `make qemu` and `make qemu-10.0`.
+# build-qemu.sh - build QEMU 10.0 (bookworm-backports' source) with the
+# Knights Corner PMU model (tools/knc/qemu/*.patch). Called by the
+# top-level `make qemu`.
 #
 # The build is cached outside the repository, by content hash: the same
 # source package, patches, configure flags and script reuse the binary of
@@ -30,97 +29,64 @@ CONFIGURE_FLAGS=(--target-list=x86_64-softmmu --without-default-features
 	--enable-fdt=system --disable-docs --disable-install-blobs
 	--disable-debug-info)
 
-# set_version 7.2|10.0: the source package, its suite, the patches, the
-# output directory and the configure flags of that QEMU.
-set_version() {
-	case $1 in
-	7.2)
-		# Debian 12's QEMU: what qemu-system-x86 ships, so the model sits
-		# on the exact TCG and APIC code the stock test bed runs.  The
-		# patches are made against this version; when the archive has
-		# moved on (a point release drops the old one) the newest 7.2
-		# there is built instead, with a warning.
-		QEMU_VERSION="1:7.2+dfsg-7+deb12u18"	# epoch:upstream-debian
-		SUITE=bookworm
-		DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src.sources
-		PATCH_DIR="$REPO/tools/knc/qemu"
-		OUT="$REPO/build/qemu"
-		BUILDS="$CACHE/qemu"
-		TCG_TEST=""
-		CONFIGURE_FLAGS+=(--meson=/usr/bin/meson)
-		;;
-	10.0)
-		# bookworm-backports' QEMU 10.0 (trixie's, rebuilt for Debian
-		# 12): the port of the series to current QEMU.  Its configure
-		# runs meson from a venv and wants meson >= 1.5 and pycotap,
-		# which only bookworm-backports has (prepare_meson).
-		QEMU_VERSION="1:10.0.2+ds-2+deb13u1~bpo12+1"
-		SUITE=bookworm-backports
-		DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src-backports.sources
-		PATCH_DIR="$REPO/tools/knc/qemu-10.0"
-		OUT="$REPO/build/qemu-10.0"
-		BUILDS="$CACHE/qemu-10.0"
-		# the series' system-mode TCG test (its last patch), kept
-		# beside the binary for tests/host/qemu-tcg.t
-		TCG_TEST=knc-pmu
-		;;
-	*)
-		die "--version $1: 7.2 or 10.0"
-		;;
-	esac
-}
+# bookworm-backports' QEMU 10.0 (trixie's, rebuilt for Debian 12).  Its
+# configure runs meson from a venv and wants meson >= 1.5 and pycotap, which
+# only bookworm-backports has (prepare_meson).
+QEMU_VERSION="1:10.0.2+ds-2+deb13u1~bpo12+1"	# epoch:upstream-debian
+SUITE=bookworm-backports
+DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src-backports.sources
+PATCH_DIR="$REPO/tools/knc/qemu"
+OUT="$REPO/build/qemu"
+BUILDS="$CACHE/qemu-10.0"
+# the series' system-mode TCG test (its last patch), kept beside the binary
+# for tests/host/qemu-tcg.t
+TCG_TEST=knc-pmu
 
 usage() {
 	cat <<EOF
-Usage: tools/knc/build-qemu.sh [--version 7.2|10.0] [--force]
+Usage: tools/knc/build-qemu.sh [--force]
        tools/knc/build-qemu.sh --print-deps | --help
 
 Build qemu-system-x86_64 (x86_64-softmmu, TCG, virtfs only) with the
-Knights Corner PMU model:
-  7.2 (the default, make qemu): Debian 12's QEMU 1:7.2+dfsg-7+deb12u18 with
-      tools/knc/qemu/*.patch, left at build/qemu/qemu-system-x86_64;
-  10.0 (make qemu-10.0): bookworm-backports' QEMU
-      1:10.0.2+ds-2+deb13u1~bpo12+1 with tools/knc/qemu-10.0/*.patch, left
-      at build/qemu-10.0/qemu-system-x86_64.
+Knights Corner PMU model: bookworm-backports' QEMU $QEMU_VERSION with
+tools/knc/qemu/*.patch, left at build/qemu/qemu-system-x86_64.
 
   1. Fetch the source package with apt-get source (adding a deb-src entry
-     for the machine's Debian archive and the version's suite, bookworm or
-     bookworm-backports, when there is none) into $SRC_CACHE,
-     once.  Should the archive no longer have the version, its newest of
-     the same upstream version is taken (with a warning); should it serve
-     the upstream tarball but not Debian's part (.dsc, .debian.tar.xz),
-     the upstream tarball is built without Debian's patches (with a
-     warning).
+     for the machine's Debian archive and bookworm-backports when there is
+     none) into $SRC_CACHE, once.  Should the archive no
+     longer have the version, its newest of the same upstream version is
+     taken (with a warning); should it serve the upstream tarball but not
+     Debian's part (.dsc, .debian.tar.xz), the upstream tarball is built
+     without Debian's patches (with a warning).
   2. Unpack it with dpkg-source -x (Debian's own patches applied), apply
-     the version's patches in order, configure and build with ninja, in
-     $CACHE/qemu/KEY (10.0: $CACHE/qemu-10.0/KEY),
-     where KEY hashes the source's name, the patches, the configure flags
-     and this script.  The +ds/+dfsg tarballs lack the EDK2 firmware: its
-     unpacking is turned off.  For 10.0, meson 1.7 and pycotap come from
-     bookworm-backports' packages, unpacked into
+     the patches in order, configure and build with ninja, in
+     $BUILDS/KEY, where KEY hashes what the build
+     reads: the source's name, the patches, the configure flags, meson's
+     packages and the build's own steps (the functions that unpack,
+     configure and build; not this script's other lines, so that an edit
+     to its fetching or its help does not rebuild).  The +ds tarball lacks
+     the EDK2 firmware: its unpacking is turned off.  Meson 1.7 and pycotap
+     come from bookworm-backports' packages, unpacked into
      $CACHE/meson-backports (the system's meson stays
-     Debian 12's, which 7.2 uses).
-  3. Copy the binary to build/qemu/ (build/qemu-10.0/, with the series'
-     system-mode TCG test, tcg-knc-pmu, built by QEMU's
-     build-tcg-tests-x86_64-softmmu; tests/host/qemu-tcg.t runs it). An
-     existing build for the same KEY is reused (seconds); the $KEEP newest builds of each
-     version are kept.  A lock in the cache makes concurrent runs (another
-     clone, CI) wait for each other.
+     Debian 12's).
+  3. Copy the binary to build/qemu/, with the series' system-mode TCG test,
+     tcg-knc-pmu, built by QEMU's build-tcg-tests-x86_64-softmmu
+     (tests/host/qemu-tcg.t runs it).  An existing build for the same KEY is
+     reused (seconds); the $KEEP newest builds are kept.  A lock in the cache
+     makes concurrent runs (another clone, CI) wait for each other.
 
-A cold build takes about 5 minutes on 2 cores. Run it as root (apt-get, the
+A cold build takes about 10 minutes of CPU. Run it as root (apt-get, the
 cache directory), or set KNC_CACHE to a writable directory and install the
 packages below first.
 
 Options:
-  --version V     7.2 (default) or 10.0
   --force         rebuild even if the cached build exists
   --print-deps    print the Debian build packages on one line and exit
   -h, --help      this text
 
 Environment: KNC_CACHE (default /var/cache/knc-pmu), JOBS,
-  KNC_QEMU_SRC=DIR  build an already unpacked and patched QEMU tree in
-                    place (DIR/build, incremental; for work on the model),
-                    of the version --version names
+  KNC_QEMU_SRC=DIR  build an already unpacked and patched QEMU 10.0 tree
+                    in place (DIR/build, incremental; for work on the model)
 
 Debian packages needed: $BUILD_DEPS
 
@@ -134,30 +100,27 @@ EOF
 log() { printf 'build-qemu: %s\n' "$*"; }
 die() { printf 'build-qemu: error: %s\n' "$*" >&2; exit 1; }
 
-FORCE=0 VERSION=7.2
+FORCE=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
 	--print-deps) echo "$BUILD_DEPS"; exit 0 ;;
 	--force) FORCE=1 ;;
-	--version) [ $# -ge 2 ] || die "--version needs 7.2 or 10.0"; VERSION=$2; shift ;;
-	--version=*) VERSION=${1#*=} ;;
 	*) usage >&2; die "unknown argument: $1" ;;
 	esac
 	shift
 done
-set_version "$VERSION"
 
 # Debian's meson, and the Python it runs on (not a python3 earlier in PATH)
 export PATH="/usr/bin:/bin:$PATH"
 
-# install_binary BIN [TEST]: BIN, and the TCG test TEST, to $OUT (TEST as
-# tcg-$TCG_TEST)
+# install_binary BIN TEST: BIN, and the TCG test TEST (as tcg-$TCG_TEST),
+# to $OUT
 install_binary() {
 	mkdir -p "$OUT"
 	cp -f "$1" "$OUT/qemu-system-x86_64.tmp"
 	mv -f "$OUT/qemu-system-x86_64.tmp" "$OUT/qemu-system-x86_64"
-	[ -z "${2:-}" ] || cp -f "$2" "$OUT/tcg-$TCG_TEST"
+	cp -f "$2" "$OUT/tcg-$TCG_TEST"
 }
 
 # build_tcg_test DIR: QEMU's x86_64 system-mode TCG tests in the build tree
@@ -213,11 +176,9 @@ prepare_meson() {
 configure_in() {
 	local pth
 	(cd "$1/build" && run_logged "$LOG" ../configure "${CONFIGURE_FLAGS[@]}")
-	if [ "$VERSION" != 7.2 ]; then
-		for pth in "$1"/build/pyvenv/lib/python3*/site-packages; do
-			echo "$MESON_ROOT/root/usr/lib/python3/dist-packages" >"$pth/knc-meson-backports.pth"
-		done
-	fi
+	for pth in "$1"/build/pyvenv/lib/python3*/site-packages; do
+		echo "$MESON_ROOT/root/usr/lib/python3/dist-packages" >"$pth/knc-meson-backports.pth"
+	done
 }
 
 if [ -n "${KNC_QEMU_SRC:-}" ]; then
@@ -227,13 +188,12 @@ if [ -n "${KNC_QEMU_SRC:-}" ]; then
 	: >"$LOG"
 	if [ ! -f "$KNC_QEMU_SRC/build/build.ninja" ]; then
 		log "configuring $KNC_QEMU_SRC"
-		[ "$VERSION" = 7.2 ] || prepare_meson
+		prepare_meson
 		configure_in "$KNC_QEMU_SRC"
 	fi
 	log "ninja in $KNC_QEMU_SRC/build (log: ${OUT#"$REPO"/}/build.log)"
 	run_logged "$LOG" ninja -C "$KNC_QEMU_SRC/build" -j"$JOBS" qemu-system-x86_64
-	install_binary "$KNC_QEMU_SRC/build/qemu-system-x86_64" \
-		"$([ -z "$TCG_TEST" ] || build_tcg_test "$KNC_QEMU_SRC")"
+	install_binary "$KNC_QEMU_SRC/build/qemu-system-x86_64" "$(build_tcg_test "$KNC_QEMU_SRC")"
 	log "built ${OUT#"$REPO"/}/qemu-system-x86_64 from $KNC_QEMU_SRC"
 	exit 0
 fi
@@ -328,13 +288,47 @@ DSC="$SRC_CACHE/$DSC_NAME"
 if [ "$DSC_NAME" = "$ORIG_NAME" ]; then
 	log "warning: the archive has no $PINNED_DSC, only its upstream tarball: building $ORIG_NAME without Debian's patches"
 fi
-[ "$VERSION" = 7.2 ] || prepare_meson
+prepare_meson
 
+# unpack_patch DIR: the source package, with the patches applied, in DIR/src
+unpack_patch() {
+	local p
+	if [ "$DSC_NAME" = "$ORIG_NAME" ]; then
+		mkdir -p "$1/src"
+		run_logged "$LOG" tar -xJf "$DSC" -C "$1/src" --strip-components=1 --no-same-owner
+	else
+		run_logged "$LOG" dpkg-source --no-check -x "$DSC" "$1/src"
+	fi
+	# The +ds tarball lacks pc-bios/edk2-*.fd.bz2; meson would unpack them
+	# when bzip2 is there.
+	if [ ! -e "$1/src/pc-bios/edk2-x86_64-code.fd.bz2" ]; then
+		sed -i 's/^\( *unpack_edk2_blobs = \)bzip2\.found()$/\1false/' "$1/src/meson.build"
+	fi
+	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
+		log "applying $(basename "$p")"
+		run_logged "$LOG" patch -d "$1/src" -p1 -N -s -i "$p"
+	done
+}
+
+# build_in DIR: configure and build DIR/src; the binary and the TCG test
+# to DIR
+build_in() {
+	mkdir -p "$1/src/build"
+	log "configuring"
+	configure_in "$1/src"
+	log "building qemu-system-x86_64 (ninja -j$JOBS)"
+	run_logged "$LOG" ninja -C "$1/src/build" -j"$JOBS" qemu-system-x86_64
+	cp "$1/src/build/qemu-system-x86_64" "$1/"
+	cp "$(build_tcg_test "$1/src")" "$1/tcg-$TCG_TEST"
+}
+
+# The cache key: what the build reads, its own steps included (their
+# text, as bash prints it: comments left out)
 KEY=$( {
 	printf 'dsc %s\n' "$DSC_NAME"
 	printf 'configure %s\n' "${CONFIGURE_FLAGS[*]}"
-	[ -z "$MESON_DEBS" ] || printf 'meson %s\n' "$MESON_DEBS"
-	sha256sum "$SCRIPT_PATH" | cut -d' ' -f1
+	printf 'meson %s\n' "$MESON_DEBS"
+	declare -f unpack_patch build_in configure_in build_tcg_test
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 		printf 'patch %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -d' ' -f1)"
 	done
@@ -342,9 +336,9 @@ KEY=$( {
 BUILD="$BUILDS/$KEY"
 BIN="$BUILD/qemu-system-x86_64"
 
-TEST=${TCG_TEST:+$BUILD/tcg-$TCG_TEST}
+TEST=$BUILD/tcg-$TCG_TEST
 
-if [ "$FORCE" = 0 ] && [ -x "$BIN" ] && { [ -z "$TEST" ] || [ -f "$TEST" ]; }; then
+if [ "$FORCE" = 0 ] && [ -x "$BIN" ] && [ -f "$TEST" ]; then
 	install_binary "$BIN" "$TEST"
 	touch "$BUILD" 2>/dev/null || true	# recently used: not pruned
 	log "${OUT#"$REPO"/}/qemu-system-x86_64 is up to date (cached build $KEY)"
@@ -357,28 +351,8 @@ rm -rf "$BUILD" "$BUILD.tmp"
 mkdir -p "$BUILD.tmp"
 LOG="$BUILD.tmp/build.log"
 log "unpacking $DSC_NAME with ${#PATCHES[@]} patch(es) (log: $LOG)"
-if [ "$DSC_NAME" = "$ORIG_NAME" ]; then
-	mkdir -p "$BUILD.tmp/src"
-	run_logged "$LOG" tar -xJf "$DSC" -C "$BUILD.tmp/src" --strip-components=1 --no-same-owner
-else
-	run_logged "$LOG" dpkg-source --no-check -x "$DSC" "$BUILD.tmp/src"
-fi
-# The +ds and +dfsg tarballs lack pc-bios/edk2-*.fd.bz2; meson would unpack
-# them when bzip2 is there.  (7.2: Debian's patches skip pc-bios instead.)
-if [ ! -e "$BUILD.tmp/src/pc-bios/edk2-x86_64-code.fd.bz2" ]; then
-	sed -i 's/^\( *unpack_edk2_blobs = \)bzip2\.found()$/\1false/' "$BUILD.tmp/src/meson.build"
-fi
-for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
-	log "applying $(basename "$p")"
-	run_logged "$LOG" patch -d "$BUILD.tmp/src" -p1 -N -s -i "$p"
-done
-mkdir -p "$BUILD.tmp/src/build"
-log "configuring"
-configure_in "$BUILD.tmp/src"
-log "building qemu-system-x86_64 (ninja -j$JOBS)"
-run_logged "$LOG" ninja -C "$BUILD.tmp/src/build" -j"$JOBS" qemu-system-x86_64
-cp "$BUILD.tmp/src/build/qemu-system-x86_64" "$BUILD.tmp/"
-[ -z "$TCG_TEST" ] || cp "$(build_tcg_test "$BUILD.tmp/src")" "$BUILD.tmp/tcg-$TCG_TEST"
+unpack_patch "$BUILD.tmp"
+build_in "$BUILD.tmp"
 # Keep the binary, the TCG test and the log: not the 1 GB tree, nor the
 # copy of the orig tarball that dpkg-source -x leaves beside it.
 find "$BUILD.tmp" -mindepth 1 -maxdepth 1 ! -name qemu-system-x86_64 ! -name build.log \

@@ -8,7 +8,7 @@ choose_qemu() {
 	QEMU="qemu-system-x86_64"
 	if ((native)); then
 		[[ -x $NATIVE_QEMU ]] ||
-			die "$NATIVE_QEMU is missing: run 'make qemu' (QEMU with the KNC PMU model; make qemu-10.0 for build/qemu-10.0/)"
+			die "$NATIVE_QEMU is missing: run 'make qemu' (QEMU with the KNC PMU model)"
 		QEMU=$NATIVE_QEMU
 		[[ $accel == kvm ]] && die "--native needs TCG (the KNC PMU model is TCG's)"
 		accel=tcg
