@@ -48,10 +48,11 @@
 #                   6.12 in build/perf-events/series/ (tests/host/perf-events-series.t)
 #   make perf-6.12-events  perf 6.12 with that series (build/perf-6.12-events/perf;
 #                   cached by content hash under /var/cache/knc-pmu)
-#   make linux-fixes  fixes to Linux's own KNC driver (intel/knc.c) and the
-#                   x86 core's RDPMC offer: a git format-patch series against
-#                   Linux 6.1 in build/linux-fixes/series/, which applies to
-#                   6.12 too (tests/host/linux-fixes.t)
+#   make linux-fixes  fixes to Linux's own KNC driver (intel/knc.c) and, in a
+#                   series of its own, to the x86 core's RDPMC offer: git
+#                   format-patch series against Linux 7.3 for upstream and
+#                   6.12 and 6.1 for stable, in build/linux-fixes/series/BASE/
+#                   (tests/host/linux-fixes.t)
 #   make debug-kernel  Linux 6.1 with KASAN, lockdep, UBSAN, KUnit and the
 #                   lockup detectors, and the fixes of make linux-fixes
 #                   (build/debug/linux; cached by content hash under

@@ -38,7 +38,10 @@ static const char usage[] =
 "SKIP for each, the defect a FAIL shows and what fixes it. Exit status: 0\n"
 "all passed, 1 a defect found, 2 something could not be checked.\n";
 
-/* the patches of make linux-fixes (tools/knc/linux-fixes/000N-*.msg) */
+/*
+ * the patches of make linux-fixes (tools/knc/linux-fixes/000N-*.msg): 1 to 3
+ * its knc.c series, 4 the x86 core's patch, a posting of its own
+ */
 static const char *const patch[] = {
 	"",
 	"perf/x86/knc: Write counter 1's event select to its own MSR",
@@ -70,6 +73,9 @@ static void verdict(const char *v, const char *check, const char *seen,
 	pr("     defect: %s\n", defect);
 	if (pmu.knc)
 		pr("     fix: none known: a defect of knc_pmu.ko; please send this report\n");
+	else if (fix == 4)
+		pr("     fix: the x86 core's patch of make linux-fixes, \"%s\",\n"
+		   "          or load knc_pmu.ko (its knc PMU does not have it)\n", patch[fix]);
 	else if (fix)
 		pr("     fix: patch %d of make linux-fixes, \"%s\",\n"
 		   "          or load knc_pmu.ko (its knc PMU does not have it)\n", fix, patch[fix]);
