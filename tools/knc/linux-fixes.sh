@@ -9,6 +9,12 @@
 # each to its base, checks it with that tree's checkpatch.pl and builds it.
 #
 #   tools/knc/linux-fixes.sh [OUT]    (default: build/linux-fixes/series)
+#   tools/knc/linux-fixes.sh --6.1-only OUT   (or KNC_LINUX_FIXES_6_1_ONLY=1)
+#                   6.1's patches only (OUT/000[1-4]-*.patch and OUT/6.1/):
+#                   what tools/knc/debug-kernel.sh needs, from the 6.1
+#                   tarball alone, so that the debug kernel's build, which
+#                   make check starts first, waits for no other source
+#                   (make debug-kernel sets the variable)
 #
 #   OUT/BASE/knc/   the knc.c series (BASE 7.3, 6.12, 6.1): a cover letter
 #                   and three patches; 7.3's with To: and Cc: from 7.3's
@@ -39,17 +45,24 @@ MSG=$REPO/tools/knc/linux-fixes
 # too, maybe while tests/host/linux-fixes.t does.
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+ONLY_61=${KNC_LINUX_FIXES_6_1_ONLY:-0}
+if [ "${1:-}" = --6.1-only ]; then
+	ONLY_61=1
+	shift
+fi
 OUT=${1:-$REPO/build/linux-fixes/series}
 KNC=arch/x86/events/intel/knc.c
 CORE=arch/x86/events/core.c
 
 die() { echo "linux-fixes: $*" >&2; exit 1; }
 [ -f "$TARBALL_61" ] || die "$TARBALL_61 not found (apt-get install linux-source-6.1)"
-[ -f "$TARBALL_612" ] ||
-	die "$TARBALL_612 not found (apt-get install -t bookworm-backports linux-source-6.12; tools/knc/install-deps)"
-# Linux 7.3's tree (cached; fetched from trixie-backports the first time)
-TREE_73=${KNC_LINUX_TREE_73:-$("$REPO/tools/knc/linux-src.sh" 2>"$WORK/linux-src.log")} ||
-	die "tools/knc/linux-src.sh failed: $(cat "$WORK/linux-src.log")"
+if ((!ONLY_61)); then
+	[ -f "$TARBALL_612" ] ||
+		die "$TARBALL_612 not found (apt-get install -t bookworm-backports linux-source-6.12; tools/knc/install-deps)"
+	# Linux 7.3's tree (cached; fetched from trixie-backports the first time)
+	TREE_73=${KNC_LINUX_TREE_73:-$("$REPO/tools/knc/linux-src.sh" 2>"$WORK/linux-src.log")} ||
+		die "tools/knc/linux-src.sh failed: $(cat "$WORK/linux-src.log")"
+fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -260,24 +273,28 @@ maintainers() {
 }
 
 # Linux 7.3, for upstream: To: and Cc: for each series from its own patches.
-base=7.3 wrmsr_safe=wrmsrq_safe mmap_count_read=refcount_read
-mkdir -p "$WORK/$base/${KNC%/*}" && cd "$WORK/$base"
-cp "$TREE_73/$KNC" "$KNC" && cp "$TREE_73/$CORE" "$CORE"
-series
-git format-patch -q -o "$WORK/plain/knc" base..knc
-git format-patch -q -o "$WORK/plain/x86" knc..HEAD
-mapfile -t knc_to < <(maintainers "$WORK"/plain/knc/000[1-9]-*.patch)
-mapfile -t x86_to < <(maintainers "$WORK"/plain/x86/*.patch)
-if [ ${#knc_to[@]} -eq 0 ] || [ ${#x86_to[@]} -eq 0 ]; then
-	die "get_maintainer.pl named nobody"
+if ((!ONLY_61)); then
+	base=7.3 wrmsr_safe=wrmsrq_safe mmap_count_read=refcount_read
+	mkdir -p "$WORK/$base/${KNC%/*}" && cd "$WORK/$base"
+	cp "$TREE_73/$KNC" "$KNC" && cp "$TREE_73/$CORE" "$CORE"
+	series
+	git format-patch -q -o "$WORK/plain/knc" base..knc
+	git format-patch -q -o "$WORK/plain/x86" knc..HEAD
+	mapfile -t knc_to < <(maintainers "$WORK"/plain/knc/000[1-9]-*.patch)
+	mapfile -t x86_to < <(maintainers "$WORK"/plain/x86/*.patch)
+	if [ ${#knc_to[@]} -eq 0 ] || [ ${#x86_to[@]} -eq 0 ]; then
+		die "get_maintainer.pl named nobody"
+	fi
+	git format-patch -q --notes --cover-letter "${knc_to[@]}" -o "$OUT/$base/knc" base..knc
+	text cover-letter txt >"$WORK/cover.txt"
+	python3 "$REPO/tools/knc/cover-letter.py" "$OUT/$base/knc/0000-cover-letter.patch" "$WORK/cover.txt"
+	git format-patch -q --notes "${x86_to[@]}" -o "$OUT/$base/x86" knc..HEAD
 fi
-git format-patch -q --notes --cover-letter "${knc_to[@]}" -o "$OUT/$base/knc" base..knc
-text cover-letter txt >"$WORK/cover.txt"
-python3 "$REPO/tools/knc/cover-letter.py" "$OUT/$base/knc/0000-cover-letter.patch" "$WORK/cover.txt"
-git format-patch -q --notes "${x86_to[@]}" -o "$OUT/$base/x86" knc..HEAD
 
 # 6.12 and 6.1, for stable: [PATCH 6.12 ...], [PATCH 6.1 ...].
-for base in 6.12 6.1; do
+bases=(6.12 6.1)
+((!ONLY_61)) || bases=(6.1)
+for base in "${bases[@]}"; do
 	wrmsr_safe=wrmsrl_safe mmap_count_read=atomic_read
 	tarball=$TARBALL_61
 	[ "$base" = 6.1 ] || tarball=$TARBALL_612
