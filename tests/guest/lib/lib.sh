@@ -107,18 +107,19 @@ run_case() {
 		sed 's/^/# /' "$log"
 	fi
 	[ -z "${KNC_TIMES:-}" ] || echo "# time $((SECONDS - t0)) s, $(($(forks) - f0)) processes"
-	[ -z "${KNC_GCOV_CASES:-}" ] || gcov_snapshot "$tap_n" "$name"
+	[ -z "${KNC_GCOV_CASES:-}" ] || gcov_snapshot "$tap_n" "$name" $((SECONDS - t0))
 	rm -f "$log"
 }
 
-# gcov_snapshot N NAME: with KNC_GCOV_CASES=1 (make coverage), under
-# knc-vm --gcov (KNC_VM_GCOV) on the debug kernel, the modules' profiles
-# so far (cumulative) into KNC_VM_GCOV/cases/N/, with NAME in its file
-# name: tools/knc/coverage takes a case's lines from the difference with
-# the snapshot before it (0: before the first case).
+# gcov_snapshot N NAME [SECONDS]: with KNC_GCOV_CASES=1 (make coverage),
+# under knc-vm --gcov (KNC_VM_GCOV) on the debug kernel, the modules'
+# profiles so far (cumulative) into KNC_VM_GCOV/cases/N/, with NAME in its
+# file name and the case's SECONDS in its file time: tools/knc/coverage
+# takes a case's lines from the difference with the snapshot before it (0:
+# before the first case), and weighs the cases by their time.
 gcov_snapshot() {
 	local d=${KNC_VM_GCOV:?KNC_GCOV_CASES=1 needs knc-vm --gcov}/cases/$1
-	mkdir -p "$d" && printf '%s\n' "$2" >"$d/name" &&
+	mkdir -p "$d" && printf '%s\n' "$2" >"$d/name" && printf '%s\n' "${3:-0}" >"$d/time" &&
 		find /sys/kernel/debug/gcov -name '*.gcda' -exec cp --parents -t "$d" {} + ||
 		echo "# gcov_snapshot $1 ($2) failed"
 }
@@ -304,15 +305,20 @@ case_add_to() {
 #             (KNC_USER_CASES=0 skips it: tests/run on the debug kernel)
 # A case without WHY tests the driver, the simulator or the model alone:
 # the same on any kernel. With KNC_KERNEL_CASES=1 (tests/run on 6.12) only
-# the cases with a WHY run; the debug kernel runs the others too.
+# the cases with a WHY run; the debug kernel runs the others too, but for
+# those tests/debug-cut lists ("SCRIPT: NAME"): the cases whose every line
+# of the modules another debug case executes too (tools/knc/coverage, make
+# coverage), which 6.12 runs instead (KNC_DEBUG_CUT=off: the list is not
+# read, as make coverage runs every case to measure).
 # The cases run in the order they were added, but that on Linux before 6.2
 # those with FLAGS "unloads" run first, and those with "last" always run
 # last. With KNC_SHUFFLE=SEED (a number; "off": as added) each of those
 # groups runs in a random order drawn from SEED instead: no case depends on
 # another's state, and tests/run shuffles every suite that uses run_cases.
 run_cases() {
-	local c name fn why flags f0 g i j t first=() rest=() last=()
+	local c name fn why flags f0 g i j t first=() rest=() last=() cutlist=''
 	f0=$(forks)
+	[ "${KNC_DEBUG_CUT:-on}" = off ] || cutlist=$(sed -n "s/^${0##*/}: //p" tests/debug-cut)
 	echo "TAP version 13"
 	[ "${KNC_KERNEL_CASES:-0}" != 1 ] ||
 		echo "# KNC_KERNEL_CASES=1: only the cases that depend on the kernel, and user space's"
@@ -322,6 +328,11 @@ run_cases() {
 		IFS='|' read -r name fn why flags <<<"$c"
 		if [ $# -gt 0 ] && ! [[ $fn == *$1* || $name == *$1* ]]; then
 			continue
+		fi
+		# the debug kernel's cut: 6.12 runs them
+		if [[ -n $cutlist && $'\n'$cutlist$'\n' == *$'\n'"$name"$'\n'* ]]; then
+			[ "${KNC_USER_CASES:-1}" != 0 ] || continue
+			why=${why:-covered}
 		fi
 		if [ "${KNC_KERNEL_CASES:-0}" = 1 ] && [ -z "$why" ]; then
 			continue
