@@ -506,6 +506,13 @@ cases+=("${COUNTING_CASES[@]}")
 # The card's programs (tools/knc/card/) on knc_pmu.ko's knc PMU.
 cases+=("${CARD_CASES[@]}")
 
+t_knc_check_passes() {
+	card_check
+	grep -q "^driver: knc_pmu.ko, the knc PMU" "$card_out" || fail "knc-check did not find knc_pmu.ko"
+	card_all_pass
+}
+case_add "knc-check on knc_pmu.ko: every check passes" t_knc_check_passes user
+
 # --- injected events, as in the simulator's suite ---------------------------
 
 t_record_injected_exact() {

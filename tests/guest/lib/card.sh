@@ -3,14 +3,14 @@
 # cases both of its PMUs share: knc_pmu.ko's knc PMU (model.sh) and Linux's
 # cpu PMU (linux-knc.sh). knc-stat counts the loop exactly, follows 128
 # threads, and says when counts are estimates. Each suite adds CARD_CASES
-# to its own. (knc-check has no case yet: its RDPMC check fails on both
-# PMUs, RDPMC reading the loop's count where read() gives 0.)
+# to its own, and checks knc-check's verdicts itself (card_check).
 # Sourced after lib.sh.
 # shellcheck shell=bash
 
 # shellcheck disable=SC2034 # the suites that source this file use it
 CARD_CASES=()
 KNC_STAT=build/card/knc-stat
+KNC_CHECK=build/card/knc-check
 # 128 threads of 100000 iterations each (tests/guest/progs/threads.S)
 THREADS=build/tests/threads
 THREADS_INSNS=25602312
@@ -72,3 +72,37 @@ t_card_stat_estimates() {
 		fail "no estimate line with the share of the time counted"
 }
 case_add_to CARD_CASES "knc-stat: three events on two counters are rotated, shown as estimates" t_card_stat_estimates user
+
+# The titles of knc-check's checks, as it prints them after the verdict
+CARD_CHECKS=("counter 0 counts" "counter 1 counts" "two events together" "sampling:"
+	"RDPMC: offered" "RDPMC: not offered" "multiplexing:" "an inherited count")
+
+# card_check: run knc-check: its exit status in REPLY, its output shown
+# and kept for card_verdict
+card_check() {
+	local status=0
+	card_out=$(mktemp)
+	"$KNC_CHECK" >"$card_out" 2>&1 || status=$?
+	cat "$card_out"
+	REPLY=$status
+}
+
+# card_verdict VERDICT CHECK [PATCH]: knc-check printed VERDICT for the
+# check whose title starts with CHECK, and with PATCH, that a FAIL names
+# that patch of make linux-fixes as its fix
+card_verdict() {
+	awk -v v="$1" -v c="$2" -v p="${3:-}" '
+		/^(PASS|FAIL|SKIP) / { cur = substr($0, 6, length(c)) == c && $1 == v; if (cur) found = 1 }
+		cur && p != "" && index($0, "fix: patch " p " of make linux-fixes") { fixed = 1 }
+		END { exit !(found && (p == "" || fixed)) }' "$card_out" ||
+		fail "knc-check: no $1 for '$2'${3:+ naming patch $3}"
+}
+
+# card_all_pass: knc-check passed every check, and exited 0 (REPLY)
+card_all_pass() {
+	local c
+	for c in "${CARD_CHECKS[@]}"; do
+		card_verdict PASS "$c"
+	done
+	expect_eq "knc-check's exit status" 0 "$REPLY"
+}
