@@ -3,8 +3,8 @@
  * Knights Corner core PMU simulator: the register model of one hardware
  * thread's PMU, following Intel document 327357-001 (Intel Xeon Phi
  * Coprocessor Performance Monitoring Units), section 1.4. Pure logic,
- * shared with the host unit tests; knc_sim_main.c adds the per-CPU
- * instances, PMI delivery and the event sources.
+ * shared with the host unit tests; the other knc_sim_*.c files add the
+ * per-CPU instances, PMI delivery and the event sources (knc_sim.h).
  */
 #ifndef _KNC_SIM_MODEL_H
 #define _KNC_SIM_MODEL_H
