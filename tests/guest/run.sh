@@ -801,14 +801,15 @@ t_irqoff_span() {
 		sed 's/^/# /'
 	# What bounds a span is its work, counted: at most three model steps
 	# and one PMI handler. Its time under TCG is the host's too: a span
-	# the host deschedules QEMU in lasts milliseconds, or seconds.
+	# the host deschedules QEMU in lasts milliseconds, or seconds, so the
+	# times above are shown, not judged (a loaded host stretched more than
+	# a tenth of the spans past 100 us).
 	[ "$spans" -ge 1000 ] || fail "only $spans spans were timed"
 	[ "$steps" -ge 1 ] && [ "$steps" -le 3 ] || fail "the clock took $steps model steps in one span (at most 3)"
 	expect_eq "most PMIs sent in one span" 1 "$pmis"
-	[ $((long * 20)) -le "$spans" ] || fail "$long of $spans spans exceeded 100 us (at most 5%)"
 	expect_pmis_serviced
 }
-case_add "the simulator's interrupts-off spans stay within 100 us" t_irqoff_span
+case_add "the simulator's interrupts-off spans are bounded by their work: three model steps, one PMI" t_irqoff_span
 
 t_tracepoints() {
 	local d=/tmp/trace.data out
