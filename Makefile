@@ -163,7 +163,7 @@ debug-kernel:
 # tools/knc/debug/kunit/Kbuild makes knc_kunit.ko of a copy of the sources.
 # DKMS builds and installs the modules for the debug kernel too, in a
 # scratch tree as tests/host/dkms.t does (build/debug/dkms/root), for
-# run.sh's modprobe case there.
+# simulator.sh's modprobe case there.
 #
 # The debug kernel's knc modules are built with gcov (the kernel has
 # CONFIG_GCOV_KERNEL), so that tools/knc/coverage can tell which of their

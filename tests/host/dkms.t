@@ -4,7 +4,7 @@
 # sources (make dkms-src), dkms add, build and install for Debian 12's 6.1
 # and for 6.12, then dkms remove, which must leave nothing of knc-pmu
 # behind. What dkms installed is kept in build/dkms/root; the guest suites
-# modprobe it (t_dkms_modprobe in tests/guest/run.sh).
+# modprobe it (t_dkms_modprobe in tests/guest/simulator.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Exact-counting cases that run on both PMUs a guest can have: the
-# simulator (run.sh, injecting with tools/knc/knc-sim) and the native
+# simulator (simulator.sh, injecting with tools/knc/knc-sim) and the native
 # backend on the QEMU model (model.sh, injecting with tools/knc/knc-model).
 # Sourced after lib.sh; the suite sets INJ to its injector (both take
 # "inject EVENT COUNT [--user|--kernel] [--per-cycle N]"), INJ_FILE to the
@@ -13,7 +13,7 @@
 # shellcheck shell=bash
 
 # The cases of this file, in the order they run (case_add_to after each
-# function): run.sh and model.sh add them to their own list where they run.
+# function): simulator.sh and model.sh add them to their own list where they run.
 # shellcheck disable=SC2034 # the suites that source this file use it
 COUNTING_CASES=()
 

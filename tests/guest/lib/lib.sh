@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the guest suites (sourced by tests/guest/run.sh, native.sh).
+# Helpers for the guest suites (sourced by tests/guest/simulator.sh, native.sh).
 # shellcheck shell=bash
 # The constants are for the scripts that source this file:
 # shellcheck disable=SC2034

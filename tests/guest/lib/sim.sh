@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the suites that run on the simulator (run.sh, stress.sh),
+# Helpers for the suites that run on the simulator (simulator.sh, stress.sh),
 # sourced after lib.sh; model.sh defines the same names for the QEMU model.
 # shellcheck shell=bash
 # The constants are for the scripts that source this file:

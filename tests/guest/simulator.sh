@@ -3,7 +3,7 @@
 # The guest suite: every case that needs the knc module, in one boot.
 # Run inside tools/knc/knc-vm (root, knc_pmu.ko and knc_sim.ko loaded, repo
 # as cwd):
-#   tools/knc/knc-vm -- tests/guest/run.sh [CASE-PATTERN]
+#   tools/knc/knc-vm -- tests/guest/simulator.sh [CASE-PATTERN]
 # Prints TAP. Each case starts with both modules loaded (lib.sh's
 # baseline); those that unload them run first on Linux 6.1, where the first
 # per-task event pins the module.
