@@ -280,8 +280,8 @@ case_add_to() {
 	list+=("$1|$2|${3:-}|$flags")
 }
 
-# run_cases [PATTERN]: run the entries of the array cases (those whose
-# name or function contains PATTERN), print TAP, and return non-zero if one
+# run_cases [PATTERN...]: run the entries of the array cases (those whose
+# name or function contains one of the PATTERNs), print TAP, and return non-zero if one
 # failed. An entry is "name|function|WHY|FLAGS" (case_add makes them): WHY
 # names what makes the case depend on the kernel it runs on, one of
 #   register  perf_pmu_register()/unregister() and the module life cycle
@@ -315,6 +315,17 @@ case_add_to() {
 # last. With KNC_SHUFFLE=SEED (a number; "off": as added) each of those
 # groups runs in a random order drawn from SEED instead: no case depends on
 # another's state, and tests/run shuffles every suite that uses run_cases.
+# case_matches NAME FUNCTION PATTERN...: whether NAME or FUNCTION contains
+# one of the PATTERNs
+case_matches() {
+	local name=$1 fn=$2 p
+	shift 2
+	for p; do
+		[[ $fn == *$p* || $name == *$p* ]] && return 0
+	done
+	return 1
+}
+
 run_cases() {
 	local c name fn why flags f0 g i j t first=() rest=() last=() cutlist=''
 	f0=$(forks)
@@ -326,7 +337,7 @@ run_cases() {
 		echo "# KNC_USER_CASES=0: not the cases of user space's side (they run on 6.12)"
 	for c in "${cases[@]}"; do
 		IFS='|' read -r name fn why flags <<<"$c"
-		if [ $# -gt 0 ] && ! [[ $fn == *$1* || $name == *$1* ]]; then
+		if [ $# -gt 0 ] && ! case_matches "$name" "$fn" "$@"; then
 			continue
 		fi
 		# the debug kernel's cut: 6.12 runs them
