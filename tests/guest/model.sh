@@ -409,7 +409,7 @@ t_record_user_instructions() {
 }
 case_add "perf record -c 100000 samples the loop 20 times at the next instruction" t_record_user_instructions sample
 
-t_per_task_isolation() {
+t_per_task_own_instructions() {
 	local out bg
 	out=$(mktemp)
 	taskset -c 0 sh -c "while :; do $LOOP; done" &
@@ -423,7 +423,7 @@ t_per_task_isolation() {
 	pstat "$out" -e knc/instructions_executed/u -- $LOOP
 	expect_eq "own instructions only" $LOOP_INSNS "$(count_of "$out" knc/instructions_executed/u)"
 }
-case_add "a per-task event counts its own instructions only" t_per_task_isolation ctx
+case_add "a per-task event counts its own executed instructions only" t_per_task_own_instructions ctx
 
 # spflt=1: the counter counts while USER_PREF is set, which the program
 # sets and clears with SPFLT (on the model, its CPUID stand-in).
@@ -523,13 +523,6 @@ t_record_injected_exact() {
 	expect_eq "distinct pid/tid" 1 "$(perf script -i $d -F pid,tid | sort -u | wc -l)"
 }
 case_add "perf record -c 1000 records exactly 1000 samples of injected events" t_record_injected_exact
-
-t_two_overflows_one_pmi() {
-	local d=/tmp/model-rec3.data
-	perf record -o $d -e knc/data_read/,knc/data_read/ -c 1000 -- "$MODEL" inject data_read 100000
-	expect_eq "samples" 200 "$(nsamples $d)"
-}
-case_add "two overflows at once are both delivered" t_two_overflows_one_pmi
 
 t_generic_aliases_record() {
 	local d=/tmp/model-rec4.data out top
@@ -653,15 +646,6 @@ t_rdpmc_not_on_a_redirected_page() {
 	expect_eq "the redirected event's page" "cap_user_rdpmc=1 index=0 rdpmc=none" "$out"
 }
 case_add "no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)" t_rdpmc_not_on_a_redirected_page core
-
-t_register_accesses() {
-	local table
-	table=$(ACC_SOURCE=model ACC_BESIDE_CPU_PMU=1 ACC_TYPE=$(cat $KNC_SYSFS/type) acc_table_here) ||
-		fail "pmuops failed"
-	echo "$table"
-	acc_expect "$table"
-}
-case_add "register accesses per switch, read, open and PMI are the hardware minimum" t_register_accesses ctx
 
 t_debugfs_regs() {
 	local regs=/tmp/knc-regs cpu holder

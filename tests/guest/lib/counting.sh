@@ -8,8 +8,10 @@
 # instructions a program executes count), PMU_KO to the module that
 # registers the PMU, and defines
 # real_events on|off: whether cycles and instructions also move by
-# themselves, and evtsels: every CPU's EvtSel0 and EvtSel1 as the PMU holds
-# them, one per line.
+# themselves, evtsels: every CPU's EvtSel0 and EvtSel1 as the PMU holds
+# them, one per line, and pmis: the PMIs the PMU has raised on all CPUs;
+# and ACC_SOURCE (and ACC_BESIDE_CPU_PMU) for tests/guest/lib/accesses.sh,
+# which the suite sources too.
 # shellcheck shell=bash
 
 # The cases of this file, in the order they run (case_add_to after each
@@ -201,3 +203,30 @@ t_pinned_after_per_task_use() {
 	expect_eq "per-task count after a reload" 1234 "$(count_of "$out" knc/l2_read_miss/)"
 }
 case_add_to COUNTING_CASES "after per-task use 6.1 pins the module, 6.2+ unloads and reloads it" t_pinned_after_per_task_use unload
+
+t_two_overflows_one_pmi() {
+	local d=/tmp/rec6.data p0 p1
+	p0=$(pmis)
+	perf record -o $d -e knc/data_read/,knc/data_read/ -c 1000 -- "$INJ" inject data_read 100000
+	p1=$(pmis)
+	expect_eq "samples" 200 "$(nsamples $d)"
+	expect_eq "PMIs (one per pair of overflows)" 100 $((p1 - p0))
+	# Back to back: periods 1000 and 1001 overflow one event apart.
+	p0=$(pmis)
+	perf record -o $d -e knc/data_read,period=1000/,knc/data_read,period=1001/ -- \
+		"$INJ" inject data_read 100000
+	p1=$(pmis)
+	expect_eq "period 1000" 100 "$(nsamples $d 'period=1000')"
+	expect_eq "period 1001" 99 "$(nsamples $d 'period=1001')"
+	expect_eq "PMIs" 199 $((p1 - p0))
+}
+case_add_to COUNTING_CASES "two overflows in one PMI and back to back are all delivered" t_two_overflows_one_pmi
+
+# tests/guest/lib/accesses.sh, counted by the backend (ACC_SOURCE)
+t_register_accesses() {
+	local table
+	table=$(ACC_TYPE=$(cat $KNC_SYSFS/type) acc_table_here) || fail "pmuops failed"
+	echo "$table"
+	acc_expect "$table"
+}
+case_add_to COUNTING_CASES "register accesses per switch, read, open and PMI are the hardware minimum" t_register_accesses ctx

@@ -36,6 +36,15 @@ evtsels() {
 	"$MODEL" regs | awk '{ for (i = 1; i < NF; i++) if ($i ~ /^evtsel[01]$/) print $(i + 1) }'
 }
 
+pmis() {
+	model_sum pmi
+}
+
+# tests/guest/lib/accesses.sh counts the model's MSR and LVT accesses;
+# Linux's own driver, which drives the model at boot, is there beside knc
+ACC_SOURCE=model
+ACC_BESIDE_CPU_PMU=1
+
 # knc_modules_load, knc_modules_unload: the driver, which finds the model's
 # PMU (the NMI watchdog would hold a counter)
 knc_modules_load() {

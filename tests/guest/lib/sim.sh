@@ -29,6 +29,13 @@ evtsels() {
 	sim_regs 'evtsel[01]'
 }
 
+pmis() {
+	"$KNC_SIM" regs | sed -n 's/.* pmis=\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s }'
+}
+
+# tests/guest/lib/accesses.sh counts the backend's register operations
+ACC_SOURCE=sim
+
 # ctrs: every CPU's counter values, on one line
 ctrs() {
 	sim_regs 'ctr[01]' | xargs
