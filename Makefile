@@ -254,7 +254,7 @@ demo: deps
 	tools/knc/knc-vm --native -- tools/knc/demo-native
 
 # The hot paths' register accesses and overheads, as one table
-# (Documentation/knc-pmu.rst, "Benchmarks").
+# (Documentation/knc-testbed.rst, "Benchmarks").
 bench: deps
 	$(MAKE) test-modules
 	$(MAKE) qemu

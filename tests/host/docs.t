@@ -21,25 +21,25 @@ else
 	result 1 "Documentation builds with sphinx-build -W" "$log"
 fi
 
-# generated_block NAME: what Documentation/knc-pmu.rst holds between its
+# generated_block NAME FILE: what Documentation/FILE holds between its
 # ".. NAME-begin" and ".. NAME-end" markers, without the markers and the
 # blank lines beside them
 generated_block() {
-	sed -n "/^\.\. $1-begin/,/^\.\. $1-end/p" Documentation/knc-pmu.rst |
+	sed -n "/^\.\. $1-begin/,/^\.\. $1-end/p" "Documentation/$2" |
 		sed '1,2d;$d' | sed '$d'
 }
 
 # The bad-input table is the one the guest suites run.
 if make -s build/tests/badattr >"$log" 2>&1; then
 	build/tests/badattr --rst >"$log.want"
-	generated_block bad-attr-table >"$log.have"
+	generated_block bad-attr-table knc-pmu.rst >"$log.have"
 	diff -u "$log.have" "$log.want" >"$log"
 fi
 result $? "Documentation's bad-input table is badattr --rst's" "$log"
 
 # The model's conformance table is the one knc_model_test.ko runs.
 tools/knc/conformance-table >"$log.want" 2>"$log" &&
-	generated_block conformance-table >"$log.have" &&
+	generated_block conformance-table knc-testbed.rst >"$log.have" &&
 	diff -u "$log.have" "$log.want" >"$log"
 result $? "Documentation's conformance table is tools/knc/conformance-table's" "$log"
 

@@ -52,7 +52,7 @@ t_card_stat_loop() {
 case_add_to CARD_CASES "knc-stat counts the loop's user instructions exactly, on the PMU in use" t_card_stat_loop user
 
 # The public report's 114-thread run that counted 861,817 instructions,
-# one of its two mechanisms (Documentation/knc-pmu.rst, "The public
+# one of its two mechanisms (Documentation/knc-testbed.rst, "The public
 # report's symptoms"): a tool that leaves attr.inherit unset counts the
 # thread it opened its event on, none of the threads that thread starts
 # (perf_event_init_task() copies only inherit events at clone()). perf
