@@ -50,7 +50,7 @@
 
 #define ROUNDS	50
 
-static u64 insn_evtsel;
+static u64 insn_evtsel, cycles_evtsel;
 static unsigned long nmi_ip;
 static bool nmi_after_irq;
 static bool irq_ran;
@@ -713,6 +713,90 @@ static int r_pmi_latch(void)
 	return expect_pmis(2, "an overflow after the status was cleared");
 }
 
+/*
+ * Counter 0 counts ring-0 @evtsel with INT from @start, and OVF_CONTROL is
+ * written with @clear two instructions after GLOBAL_CTRL starts it: the
+ * model first sees the overflow inside that write. Executed instructions
+ * from -3 overflow at the write itself, which counts by the time it
+ * completes; cycles from -1 overflow before it, unless the timer the model
+ * set at the overflow looks first (a race: hence the rounds). Then a PMI
+ * has time to arrive.
+ */
+static void overflow_in_clear(u64 evtsel, u64 start, u64 clear)
+{
+	u32 msr = KNC_MSR_GLOBAL_CTRL, lo = BIT(0);
+
+	wrmsrq(KNC_MSR_PERFCTR0, start);
+	wrmsrq(KNC_MSR_EVNTSEL0, evtsel | KNC_EVTSEL_OS | KNC_EVTSEL_EN | KNC_EVTSEL_INT);
+	asm volatile("wrmsr\n\t"
+		     "mov %[ovf], %%ecx\n\t"
+		     "mov %[clear], %%eax\n\t"
+		     "wrmsr"
+		     : "+c" (msr), "+a" (lo)
+		     : "d" (0), [ovf] "i" (KNC_MSR_GLOBAL_OVF_CTRL), [clear] "S" ((u32)clear)
+		     : "memory");
+	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
+	wrmsrq(KNC_MSR_EVNTSEL0, 0);
+	udelay(10);
+}
+
+/* the NMIs that found the status 0 since @before (handler: foreign) */
+static int status0_nmis(int before, const char *when)
+{
+	int got = atomic_read(&foreign_nmis) - before;
+
+	/* such an NMI left the LVT entry masked */
+	apic->write(APIC_LVTPC, APIC_DM_NMI);
+	return got ? RULE_FAIL("%s: %d PMIs found the status 0", when, got) : 0;
+}
+
+/*
+ * The line rises at the overflow itself: an overflow with the line low
+ * raises a PMI that finds its status bit, even when the model first sees
+ * it inside a write to OVF_CONTROL that clears that bit; one with the line
+ * high raises nothing, and a write that leaves the status 0 drops the line
+ * without a PMI. No PMI finds the status 0. Each round overflows executed
+ * instructions, then cycles.
+ */
+static int r_pmi_not_after_clear(void)
+{
+	const struct {
+		u64 evtsel, start;
+		const char *low, *high;
+	} ev[] = {
+		{ insn_evtsel, KNC_CNTVAL_MASK - 2,
+		  "instructions overflow at a clear, the line low",
+		  "instructions overflow at a clear, the line high" },
+		{ cycles_evtsel, KNC_CNTVAL_MASK,
+		  "cycles overflow before a clear, the line low",
+		  "cycles overflow before a clear, the line high" },
+	};
+	int i, err, before, n = 0;
+
+	pmu_clear(0);
+	for (i = 0; i < 2 * ROUNDS; i++) {
+		before = atomic_read(&foreign_nmis);
+		overflow_in_clear(ev[i % 2].evtsel, ev[i % 2].start, BIT_ULL(0));
+		err = status0_nmis(before, ev[i % 2].low) ?:
+		      expect_pmis(++n, ev[i % 2].low);
+		if (err)
+			return err;
+		wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, BIT_ULL(0));
+	}
+	for (i = 0; i < 2 * ROUNDS; i++) {
+		overflow(1, KNC_EVTSEL_INT);
+		before = atomic_read(&foreign_nmis);
+		overflow_in_clear(ev[i % 2].evtsel, ev[i % 2].start, KNC_COUNTERS_MASK);
+		err = status0_nmis(before, ev[i % 2].high) ?:
+		      expect_pmis(++n, ev[i % 2].high);
+		if (err)
+			return err;
+		if (status())
+			return RULE_FAIL("%s: status %#llx after the clear", ev[i % 2].high, status());
+	}
+	return 0;
+}
+
 /* an overflow while the LVT entry is masked is lost; the status keeps it */
 static int r_pmi_masked(void)
 {
@@ -884,10 +968,10 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "the line stays 1 until the status is 0: no PMI for a second overflow",
 		 "327357-001 1.4.3.9: the ISR must clear the overflow status to 0 before it unmasks; an overflow after the status was read and not cleared leaves the line to the APIC at 1, and the line must go from 0 to 1 again for another request",
 		 r_pmi_latch)
-	KNC_NOT_MODELLED("pmi_not_after_clear", "PMI line, IA32_PERF_GLOBAL_OVF_CONTROL (0x2e)", "1:0",
-			 "the line rises at the overflow itself; a write to OVF_CONTROL that leaves the status 0 drops it and raises no PMI",
-			 "327357-001 1.4.3.9: the line goes from 0 to 1 when a counter needs service, and the ISR clears the status to 0 before it unmasks",
-			 "an overflow the model first notices inside the OVF_CONTROL write (a cycle counter between timer looks, a thread-count-mode counter between its 1 ms looks) raises a PMI after the line dropped, and the handler finds the status 0")
+	KNC_RULE("pmi_not_after_clear", "PMI line, IA32_PERF_GLOBAL_OVF_CONTROL (0x2e)", "1:0",
+		 "the line rises at the overflow itself: no PMI finds the status 0; an overflow with the line high raises none, and a write that leaves the status 0 drops the line",
+		 "327357-001 1.4.3.9: the line goes from 0 to 1 when a counter needs service, it stays 1 until the ISR clears the status to 0, and it must go from 0 to 1 again for another request; inferred: an overflow the model first sees inside a write to OVF_CONTROL (a cycle counter between timer looks, a thread-count-mode counter between its 1 ms looks) raised the line before the write if it was low, and the silicon's PMI, taken before the WRMSR, would find its status bit: the model delivers it right after the write, which keeps that bit",
+		 r_pmi_not_after_clear)
 	KNC_RULE("pmi_lvt_masked", "PMI line, LVT performance entry (APIC 0x340)", "",
 		 "an overflow under a masked entry is lost, its status kept; unmasking raises nothing",
 		 "327357-001 1.4.3.8: the local APIC looks up the LVT entry at 0x340 when the core PMU signals it; 327357-001 1.4.3.9: the line must go from 0 to 1 when the mask is cleared for another request; inferred: an edge under a masked entry is lost, and unmasking with the line high is no edge",
@@ -1057,7 +1141,10 @@ static int __init knc_model_test_init(void)
 		if (!strcmp(knc_events[i].name, "instructions_executed"))
 			insn_evtsel = knc_events[i].event |
 				      knc_events[i].umask << 8;
-	if (WARN_ON(!insn_evtsel))
+		else if (!strcmp(knc_events[i].name, "cpu_clk_unhalted"))
+			cycles_evtsel = knc_events[i].event |
+					knc_events[i].umask << 8;
+	if (WARN_ON(!insn_evtsel || !cycles_evtsel))
 		return -EINVAL;
 	/* the model's: a card's PMI has skid */
 	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
