@@ -212,6 +212,20 @@ case_add "$(defect_or_fixed \
 	"defect: PMIs lost, the handler leaves the LVT entry masked" \
 	"fixed: perf record -c 100000 gets all 20 PMIs of the loop, none lost")" t_pmis_of_a_sampled_loop
 
+# An NMI that finds GLOBAL_STATUS 0 is not the PMU's: the x86 core's
+# perf_event_nmi_handler() returns what knc_pmu_handle_irq() handled, 0,
+# and leaves it to the next handler while an event counts.
+t_status0_nmi_left() {
+	local holder
+	perf stat -o /dev/null -a -e instructions -- sleep infinity &
+	holder=$!
+	wait_pid_comm $holder sleep
+	expect_status0_nmis_left perf_event_nmi_handler
+	pkill -P $holder -x sleep
+	wait $holder
+}
+case_add "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left
+
 t_bad_attr_table() {
 	# The x86 column of the bad-input table (Documentation/knc-pmu.rst):
 	# what the core PMU answers for the same attrs, as PERF_TYPE_RAW.

@@ -524,6 +524,19 @@ t_record_injected_exact() {
 }
 case_add "perf record -c 1000 records exactly 1000 samples of injected events" t_record_injected_exact
 
+# An NMI that finds GLOBAL_STATUS 0 is not knc's: knc_pmi_handler() leaves
+# it to the next handler (NMI_DONE) while knc holds the counters.
+t_status0_nmi_left() {
+	local holder
+	perf stat -o /dev/null -a -e knc/cpu_clk_unhalted/ -- sleep infinity &
+	holder=$!
+	wait_pid_comm $holder sleep
+	expect_status0_nmis_left knc_pmi_handler
+	pkill -P $holder -x sleep
+	wait $holder
+}
+case_add "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left x86
+
 t_generic_aliases_record() {
 	local d=/tmp/model-rec4.data out top
 	# perf's generic events belong to the cpu PMU here; knc has them as
