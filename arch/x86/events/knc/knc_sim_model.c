@@ -41,7 +41,13 @@ static void knc_sim_raise_line(struct knc_sim_regs *r)
 	}
 }
 
-/** knc_sim_reset - warm reset: every PMU register reads zero */
+/**
+ * knc_sim_reset - every PMU register reads zero
+ * @r: one CPU's registers
+ *
+ * The reset of knc_hw.h's cpu_online and cpu_offline: the driver's, not a
+ * model of INIT, which on a KNC keeps the registers (327357-001 1.4.4).
+ */
 void knc_sim_reset(struct knc_sim_regs *r)
 {
 	memset(r, 0, sizeof(*r));
