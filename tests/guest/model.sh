@@ -524,6 +524,35 @@ t_record_injected_exact() {
 }
 case_add "perf record -c 1000 records exactly 1000 samples of injected events" t_record_injected_exact
 
+# An overflow while the PMI line is high raises no PMI of its own (the
+# latch, section 1.4.3.9): the handler must find it in GLOBAL_STATUS beside
+# the overflow that raised the line, or it is lost. Kernel cycles (period
+# 20000) overflow during the entry of the PMIs of the loop's user
+# instructions (period 100000), or while the line is already up: more
+# samples than the model delivered PMIs shows it happened (a run without
+# is tried again), and every overflow of instructions still has its sample.
+t_overflow_while_line_high() {
+	local d=/tmp/model-high.data pmi0 pmi1 lost0 lost1 ni nc try
+	for try in 1 2 3 4 5; do
+		pmi0=$(model_sum pmi)
+		lost0=$(model_sum pmi_lost)
+		perf record -o $d -e knc/instructions_executed,period=100000/u \
+			-e knc/cpu_clk_unhalted,period=20000/k -- $LOOP
+		pmi1=$(model_sum pmi)
+		lost1=$(model_sum pmi_lost)
+		ni=$(nsamples $d instructions_executed)
+		nc=$(nsamples $d cpu_clk_unhalted)
+		echo "try $try: $ni + $nc samples, $((pmi1 - pmi0)) PMIs"
+		expect_eq "PMIs lost to a masked LVT entry" 0 $((lost1 - lost0))
+		expect_eq "samples of the loop's instructions" $((LOOP_INSNS / 100000)) "$ni"
+		! perf report -i $d --stats | grep -E "LOST|THROTTLE" || fail "lost or throttled samples"
+		[ $((ni + nc)) -le $((pmi1 - pmi0)) ] || break
+	done
+	[ $((ni + nc)) -gt $((pmi1 - pmi0)) ] || fail "no overflow came while the line was up in $try runs"
+	expect_pmis_serviced
+}
+case_add "an overflow while the PMI line is up is serviced by the PMI already raised" t_overflow_while_line_high sample
+
 # An NMI that finds GLOBAL_STATUS 0 is not knc's: knc_pmi_handler() leaves
 # it to the next handler (NMI_DONE) while knc holds the counters.
 t_status0_nmi_left() {
