@@ -7,7 +7,7 @@
 # then make modules_prepare. Prints the tree's path; make modules-7.3 and
 # tests/host/kver.t compile knc_pmu.ko and knc_sim.ko against it.
 #
-#   tools/knc/linux-src.sh [--refresh]
+#   tools/knc/linux-src.sh [--refresh] [--tarball]
 #
 # This machine's apt state is left alone: apt reads a sources list of this
 # script's own (trixie-backports main, from the archive the binary packages
@@ -19,9 +19,12 @@
 # the tarball by its SHA-256 (src/HASH/), fetched once; --refresh asks the
 # registry again and fetches a newer one. The prepared tree in KEY/linux,
 # KEY a hash of the tarball's, the config fragment and this script's code;
-# the two newest trees are kept. A lock in the cache makes concurrent runs
-# wait for each other. Cold: about 25 s of CPU to unpack (without
-# Documentation/'s subdirectories) and 40 s to prepare.
+# the two newest trees are kept. --tarball prints the tarball's path
+# instead, fetching it if needed but preparing nothing (perf's vendor
+# events series and its perf 7.3 build take their files from it). A lock
+# in the cache makes concurrent runs wait for each other. Cold: about 25 s
+# of CPU to unpack (without Documentation/'s subdirectories) and 40 s to
+# prepare.
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SCRIPT=$REPO/tools/knc/linux-src.sh
@@ -36,15 +39,17 @@ LINK=$REPO/build/$SERIES/linux
 log() { printf 'linux-src: %s\n' "$*" >&2; }
 die() { printf 'linux-src: error: %s\n' "$*" >&2; exit 1; }
 
-refresh=0
-case ${1:-} in
--h | --help)
-	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$SCRIPT"
-	exit 0 ;;
---refresh) refresh=1 ;;
-'') ;;
-*) die "unknown argument '$1' (see --help)" ;;
-esac
+refresh=0 tarball_only=0
+for arg in "$@"; do
+	case $arg in
+	-h | --help)
+		sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$SCRIPT"
+		exit 0 ;;
+	--refresh) refresh=1 ;;
+	--tarball) tarball_only=1 ;;
+	*) die "unknown argument '$arg' (see --help)" ;;
+	esac
+done
 
 # shellcheck source=tools/knc/apt-lib.sh
 . "$REPO/tools/knc/apt-lib.sh"
@@ -90,6 +95,10 @@ fi
 src=$(readlink "$CACHE/current")
 TARBALL=$CACHE/$src/$PACKAGE.tar.xz
 [[ -r $TARBALL ]] || die "$TARBALL missing: run $0 --refresh"
+if ((tarball_only)); then
+	echo "$TARBALL"
+	exit 0
+fi
 
 # Comments do not change the tree.
 key=$( { echo "${src#src/}"; cat "$FRAG"; grep -v '^[[:space:]]*#' "$SCRIPT"; } | sha256sum | cut -c1-16)
