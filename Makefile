@@ -45,8 +45,8 @@
 #                   builds a 6.1 kernel with it and runs its KUnit suites)
 #   make perf-events-series  perf's vendor events for KNC (the "cpu" PMU of
 #                   intel/knc.c): a git format-patch series against Linux
-#                   6.12 in build/perf-events/series/ (tests/host/perf-events-series.t)
-#   make perf-6.12-events  perf 6.12 with that series (build/perf-6.12-events/perf;
+#                   7.3 in build/perf-events/series/ (tests/host/perf-events-series.t)
+#   make perf-7.3-events  perf 7.3 with that series (build/perf-7.3-events/perf;
 #                   cached by content hash under /var/cache/knc-pmu)
 #   make linux-fixes  fixes to Linux's own KNC driver (intel/knc.c) and, in a
 #                   series of its own, to the x86 core's RDPMC offer: git
@@ -96,7 +96,7 @@ KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
 .PHONY: modules install test-modules module-6.1 module-7.3 all module-612 gen tools card check test demo bench perf qemu libpfm4 deps clean dkms-src \
-	intree perf-events-series perf-6.12-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
+	intree perf-events-series perf-7.3-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
 # The supported kernels: knc_pmu.ko's modinfo, dkms.conf and
@@ -275,9 +275,9 @@ intree:
 perf-events-series:
 	tools/knc/perf-events-series.sh
 
-# About 4.5 minutes of CPU cold (unpacking included); then from the cache.
-perf-6.12-events: perf-events-series
-	tools/knc/build-perf.sh --linux 6.12 --series build/perf-events/series --out build/perf-6.12-events
+# Up to 8 minutes of CPU cold (unpacking included); then from the cache.
+perf-7.3-events: perf-events-series
+	tools/knc/build-perf.sh --linux 7.3 --series build/perf-events/series --out build/perf-7.3-events
 
 linux-fixes:
 	tools/knc/linux-fixes.sh

@@ -8,7 +8,7 @@
 # (model.sh checks that). With KNC_LINUX_FIXED=1, on a kernel that carries
 # the fixes of make linux-fixes (the debug kernel: tests/run's suite
 # debug-linux-knc), each defect case is turned around: the fixed driver
-# must do what the hardware wants. perf 6.12 built from the vendor events
+# must do what the hardware wants. perf 7.3 built from the vendor events
 # series lists and counts the JSON's events through Linux's driver (cases
 # of user space's side: not on the debug kernel). Prints TAP.
 set -u
@@ -446,47 +446,47 @@ case_add "$(defect_or_fixed \
 # knc-stat's cases (lib/card.sh) on the cpu PMU
 cases+=("${CARD_CASES[@]}")
 
-# perf 6.12 built from the vendor events series (make perf-6.12-events)
+# perf 7.3 built from the vendor events series (make perf-7.3-events)
 # finds the knightscorner tables by the CPUID alone: no PERF_CPUID, no knc
 # module. tests/host/perf-events-series.t builds it.
-PERF612=build/perf-6.12-events/perf
+PERF73=build/perf-7.3-events/perf
 
 # Every event and metric of the series, with its descriptions, in perf
 # list -j, perf list and perf list metric; every metric parses.
-t_perf612_lists_the_series() {
-	env -u PERF_CPUID -u SYSFS_PATH tests/host/perf-events-list.py "$PERF612"
+t_perf73_lists_the_series() {
+	env -u PERF_CPUID -u SYSFS_PATH tests/host/perf-events-list.py "$PERF73"
 }
-case_add "perf 6.12 with the vendor events series lists every knc event and metric" t_perf612_lists_the_series user
+case_add "perf 7.3 with the vendor events series lists every knc event and metric" t_perf73_lists_the_series user
 
 # A few by hand, as a user reads them.
-t_perf612_list_by_hand() {
+t_perf73_list_by_hand() {
 	local out
 	out=$(mktemp)
 	export PAGER=cat
-	"$PERF612" list >"$out"
+	"$PERF73" list >"$out"
 	grep -A1 -x '  l2_read_miss' "$out" | grep -q 'L2 read misses' ||
 		fail "l2_read_miss not listed with its description"
 	grep -x 'vpu:' "$out" >/dev/null || fail "no vpu topic"
-	"$PERF612" list metric >"$out"
+	"$PERF73" list metric >"$out"
 	grep -A1 -x '  knc_ipc' "$out" | grep -q 'Instructions executed per unhalted cycle' ||
 		fail "knc_ipc not listed with its description"
 	rm -f "$out"
 }
-case_add "perf 6.12 list: l2_read_miss, the vpu topic, knc_ipc, with descriptions" t_perf612_list_by_hand user
+case_add "perf 7.3 list: l2_read_miss, the vpu topic, knc_ipc, with descriptions" t_perf73_list_by_hand user
 
 # A JSON event counts through Linux's driver: instructions_executed:u of
 # the loop is exact (on counter 0: the watchdog's counter freed).
-t_perf612_json_event_counts() {
+t_perf73_json_event_counts() {
 	local out
 	echo 0 >/proc/sys/kernel/nmi_watchdog
 	out=$(mktemp)
-	"$PERF612" stat -x, -e instructions_executed:u -- "$LOOP" 2>"$out" >/dev/null ||
+	"$PERF73" stat -x, -e instructions_executed:u -- "$LOOP" 2>"$out" >/dev/null ||
 		fail "perf stat fails: $(cat "$out")"
 	expect_eq "instructions_executed:u of the loop" "$LOOP_INSNS" \
 		"$(awk -F, '$3 ~ /instructions_executed/ { print $1 }' "$out")"
 	rm -f "$out"
 }
-case_add "perf 6.12 stat -e instructions_executed:u counts the loop exactly" t_perf612_json_event_counts user
+case_add "perf 7.3 stat -e instructions_executed:u counts the loop exactly" t_perf73_json_event_counts user
 
 # The baseline every case starts from (lib.sh): the NMI watchdog off, so
 # that the cases have both counters.

@@ -4,8 +4,8 @@
 
     tests/host/perf-events-list.py PERF
 
-PERF is a perf 6.12 built from the series of tools/knc/perf-events-series.sh
-(make perf-6.12-events: build/perf-6.12-events/perf). It must run where
+PERF is a perf 7.3 built from the series of tools/knc/perf-events-series.sh
+(make perf-7.3-events: build/perf-7.3-events/perf). It must run where
 perf's CPUID is a Knights Corner's: in a guest whose CPUID says family 11
 model 1 (tests/guest/linux-knc.sh), or with PERF_CPUID=GenuineIntel-11-1-0
 and SYSFS_PATH at a sysfs holding a "cpu" PMU (tests/host/perf-events-series.t

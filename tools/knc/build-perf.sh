@@ -10,10 +10,11 @@
 # into build/perf/obj/ and leave the binary at build/perf/perf.  A stamp
 # skips all of it when nothing changed.
 #
-# With --linux 6.12 --series DIR --out OUT (`make perf-6.12-events`): perf
-# 6.12 (Debian linux-source-6.12) with a git format-patch series applied
-# instead, the one of tools/knc/perf-events-series.sh, which carries the
-# tables itself; the binary is OUT/perf.
+# With --linux 7.3 --series DIR --out OUT (`make perf-7.3-events`): perf
+# 7.3 (Debian's linux-source-7.3, fetched by tools/knc/linux-src.sh
+# --tarball) with a git format-patch series applied instead, the one of
+# tools/knc/perf-events-series.sh, which carries the tables itself; the
+# binary is OUT/perf.
 
 set -euo pipefail
 
@@ -50,7 +51,8 @@ MAKE_VARS=(LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1 WERROR
 usage() {
 	cat <<EOF
 Usage: tools/knc/build-perf.sh [--force] [--json-dir DIR]
-       tools/knc/build-perf.sh --linux 6.12 --series DIR --out DIR [--force]
+       tools/knc/build-perf.sh --linux 7.3 --series DIR --out DIR [--force]
+       tools/knc/build-perf.sh --series-digest PATCH
        tools/knc/build-perf.sh --print-deps | --help
 
 Build perf 6.1 with the Knights Corner (PMU "knc") pmu-events tables and
@@ -83,17 +85,21 @@ names the source (linux-source-VERSION), --out where build/perf is above.
 Options:
   --json-dir DIR  JSON tables to build in (default tools/perf/pmu-events/knc;
                   also settable with KNC_JSON_DIR)
-  --linux VERSION 6.1 (default) or 6.12: the tarball
-                  /usr/src/linux-source-VERSION.tar.xz (KNC_LINUX_TARBALL,
-                  KNC_LINUX_612_TARBALL)
+  --linux VERSION 6.1 (default), the tarball
+                  /usr/src/linux-source-6.1.tar.xz (KNC_LINUX_TARBALL), or
+                  7.3, linux-source-7.3's from trixie-backports as
+                  tools/knc/linux-src.sh --tarball fetches it
+                  (KNC_LINUX_73_TARBALL)
   --series DIR    apply the git format-patch series in DIR
   --out DIR       build there (default build/perf; the cache directory is
                   named after it)
   --force         ignore the stamp and re-run make
+  --series-digest PATCH  print the digest the stamp gives a series' patch
+                  (of what it changes: no commit id, Date, To or Cc) and exit
   --print-deps    print the Debian build packages on one line and exit
   -h, --help      this text
 
-Environment: KNC_LINUX_TARBALL, KNC_LINUX_612_TARBALL (source tarballs),
+Environment: KNC_LINUX_TARBALL, KNC_LINUX_73_TARBALL (source tarballs),
 KNC_JSON_DIR, JOBS, KNC_CACHE.
 
 Debian packages needed (installed by the top-level Makefile, not here):
@@ -110,11 +116,23 @@ EOF
 log() { printf 'build-perf: %s\n' "$*"; }
 die() { printf 'build-perf: error: %s\n' "$*" >&2; exit 1; }
 
+# A series' commit ids, dates and recipients (the mail header's Date:,
+# To: and Cc:, continuation lines included) are not what it changes.
+series_digest() {
+	awk 'NR == 1 && /^From [0-9a-f]+ Mon Sep 17 00:00:00 2001$/ { next }
+		!body && /^$/ { body = 1 }
+		!body && /^(Date|To|Cc): / { skip = 1; next }
+		!body && skip && /^[ \t]/ { next }
+		{ skip = 0; print }' "$1" | sha256sum | cut -d' ' -f1
+}
+
 FORCE=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
 	--print-deps) echo "$PERF_SOURCE_PACKAGE $PERF_BUILD_DEPS"; exit 0 ;;
+	--series-digest) [ $# -ge 2 ] || die "--series-digest needs a patch"
+		series_digest "$2"; exit 0 ;;
 	--force) FORCE=1 ;;
 	--json-dir) [ $# -ge 2 ] || die "--json-dir needs a directory"
 		JSON_DIR="$2"; shift ;;
@@ -135,13 +153,16 @@ done
 
 case "$LINUX" in
 6.1) TARBALL="${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ;;
-6.12) TARBALL="${KNC_LINUX_612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}"
-	# As 6.1 builds by default: no BPF skeletons (6.12 would build
-	# bpftool and vmlinux.h for them), no ShellCheck of perf's own tests.
-	MAKE_VARS+=(BUILD_BPF_SKEL=0 NO_SHELLCHECK=1)
+7.3) TARBALL="${KNC_LINUX_73_TARBALL:-$("$REPO/tools/knc/linux-src.sh" --tarball)}" ||
+		die "tools/knc/linux-src.sh --tarball failed"
+	# As 6.1 builds by default: no BPF skeletons (7.3 would build
+	# bpftool and vmlinux.h for them), no ShellCheck of perf's own tests,
+	# no Rust test workload (with a rustc on the PATH, ar aborts on its
+	# archive: "LLVM ERROR: Invalid encoding").
+	MAKE_VARS+=(BUILD_BPF_SKEL=0 NO_SHELLCHECK=1 NO_RUST=1)
 	# and what its tools/perf/MANIFEST names outside tools/ besides.
 	EXTRACT_PATHS+=(arch/arm64/tools kernel/bpf/disasm.c kernel/bpf/disasm.h) ;;
-*) die "--linux $LINUX: 6.1 or 6.12" ;;
+*) die "--linux $LINUX: 6.1 or 7.3" ;;
 esac
 PERF_SOURCE_PACKAGE="linux-source-$LINUX"
 TAR_TOPDIR="linux-source-$LINUX"
@@ -188,10 +209,9 @@ unpack_stamp() {
 	done
 }
 
-# A series' commit ids and dates are not what it changes.
 patch_digest() {
 	if [ -n "$SERIES" ]; then
-		grep -v -E '^(From [0-9a-f]{40} |Date: )' "$1" | sha256sum | cut -d' ' -f1
+		series_digest "$1"
 	else
 		sha256sum <"$1" | cut -d' ' -f1
 	fi

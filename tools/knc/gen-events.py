@@ -1047,7 +1047,13 @@ def render_doc(cat: Catalog) -> str:
 # They are for the core PMU, "cpu" on a KNC (arch/x86/events/intel/knc.c):
 # no Unit, jevents.py's default_core. The generic aliases are not among
 # them: that PMU has those names already, as sysfs events and as perf's
-# legacy hardware events. jevents.py takes any *metrics.json for metrics.
+# legacy hardware events. Nor is an event whose name is one of those
+# legacy events' (BRANCHES: "branches", event 0x12 on Linux's driver as
+# on the card): perf has them for every core PMU
+# (pmu-events/arch/common/common/legacy-hardware.json in 7.3), and a
+# model's event of the same name makes perf 7.3's perf list count it twice
+# and crash. A metric's BRANCHES is perf's "branches" then.
+# jevents.py takes any *metrics.json for metrics.
 
 PERF_MODEL = "knightscorner"
 PERF_METRICS_FILE = "knc-metrics.json"
@@ -1056,6 +1062,13 @@ PERF_COUNTER_FILE = "counter.json"
 # (family in decimal, model and stepping in hex); the row, a regular
 # expression, leaves the stepping out.
 PERF_MAPFILE_ROW = f"GenuineIntel-11-1,v1,{PERF_MODEL},core"
+# perf's legacy hardware event names (the common table of every core PMU).
+PERF_LEGACY_NAMES = frozenset({
+    "cpu-cycles", "cycles", "instructions", "cache-references",
+    "cache-misses", "branches", "branch-instructions", "branch-misses",
+    "bus-cycles", "stalled-cycles-frontend", "idle-cycles-frontend",
+    "stalled-cycles-backend", "idle-cycles-backend", "ref-cycles",
+})
 
 
 def _perf_json(items: List[dict]) -> str:
@@ -1078,7 +1091,8 @@ def render_perf_events(cat: Catalog) -> Dict[str, str]:
     """File name -> contents of perf's model directory."""
     files: Dict[str, List[dict]] = {}
     for e in sorted(cat.table, key=lambda e: e.get("EventName")):
-        files.setdefault(e.file, []).append(_perf_event(e))
+        if e.get("EventName").lower() not in PERF_LEGACY_NAMES:
+            files.setdefault(e.file, []).append(_perf_event(e))
     out = {name: _perf_json(events) for name, events in files.items()}
     counters = {c for e in cat.table for c in e.get("Counter").split(",")}
     out[PERF_COUNTER_FILE] = _perf_json([{

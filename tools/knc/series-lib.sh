@@ -15,9 +15,10 @@
 #	commit: the same inputs then make the same series, byte for byte.
 #   series_commit MSGFILE
 #	commits the work tree with MSGFILE's text and the sign-off.
-#   series_format OUT COVER
+#   series_format OUT COVER [OPTION...]
 #	writes the series since the base with a cover letter into OUT, its
-#	subject and blurb from COVER (tools/knc/cover-letter.py).
+#	subject and blurb from COVER (tools/knc/cover-letter.py); OPTIONs
+#	(--to=..., --cc=...) go to git format-patch.
 
 SERIES_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -59,6 +60,6 @@ series_commit() {
 }
 
 series_format() {
-	git format-patch -q --cover-letter -o "$1" "$SERIES_BASE"
+	git format-patch -q --cover-letter "${@:3}" -o "$1" "$SERIES_BASE"
 	python3 "$SERIES_REPO/tools/knc/cover-letter.py" "$1"/0000-cover-letter.patch "$2"
 }
