@@ -19,14 +19,15 @@
  * "instructions_executed PERIOD user" to INJECT-FILE, the simulator's
  * injection file, once per overflow wanted.
  *
- * The tick must not unthrottle E before the second read, nor after its
- * second overflow before the third: the records' times (CLOCK_MONOTONIC)
- * show whether it did, and the whole try starts again if so, up to 50
- * times. Prints
+ * The tick must not unthrottle E before the second read: the records'
+ * times (CLOCK_MONOTONIC) show whether it did, and the whole try starts
+ * again if so, up to 50 times. Prints
  *   tries N          the tries it took
  *   throttled C0     E's count when throttled, before the move
  *   moved C1         E's count after the move, still throttled
- *   next C2          E's count at its next overflow, once unthrottled
+ *   next C2          E's count at its next overflow, once unthrottled, as
+ *                    that overflow's sample read it (PERF_SAMPLE_READ: a
+ *                    tick may unthrottle E again before a read() could)
  *                    (0: none came within 5 s)
  * and exits 0, or 1 with a message.
  */
@@ -61,6 +62,8 @@ static uint64_t tail;
 /* what the records seen so far say */
 static int nsamples, nthrottle, nunthrottle;
 static uint64_t throttle_ns, unthrottle_ns;
+/* E's count at its first two samples (PERF_SAMPLE_READ) */
+static uint64_t sample_count[2];
 
 static void die(const char *what)
 {
@@ -127,6 +130,10 @@ static void ring_scan(void)
 		ring_copy(&time, tail + sizeof(h), sizeof(time));
 		switch (h.type) {
 		case PERF_RECORD_SAMPLE:
+			/* then PERF_SAMPLE_READ's value */
+			if (nsamples < 2)
+				ring_copy(&sample_count[nsamples], tail + sizeof(h) + sizeof(time),
+					  sizeof(sample_count[0]));
 			nsamples++;
 			break;
 		case PERF_RECORD_THROTTLE:
@@ -206,7 +213,7 @@ static int try_move(int cpu, uint64_t counts[3])
 		.size = sizeof(e),
 		.type = knc_type(),
 		.config = INSTRUCTIONS_EXECUTED,
-		.sample_type = PERF_SAMPLE_TIME,
+		.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_READ,
 		.exclude_kernel = 1,
 		.exclude_hv = 1,
 		.use_clockid = 1,
@@ -216,7 +223,7 @@ static int try_move(int cpu, uint64_t counts[3])
 		.type = e.type,
 		.config = L2_READ_MISS,
 	};
-	uint64_t moved_ns, read_ns, start;
+	uint64_t moved_ns, start;
 	int efd, lfd, held;
 
 	e.sample_period = period;
@@ -245,18 +252,10 @@ static int try_move(int cpu, uint64_t counts[3])
 			fail("E was never unthrottled");
 	held = unthrottle_ns > moved_ns;
 	/* none: the period was not restored */
-	if (held && overflow(2)) {
+	if (held && overflow(2))
 		counts[2] = 0;
-	} else if (held) {
-		/*
-		 * The second overflow throttled E again; a tick that
-		 * unthrottled it before this read let it count on.
-		 */
-		counts[2] = count_of(efd);
-		read_ns = now_ns();
-		ring_scan();
-		held = nunthrottle == 1 || unthrottle_ns > read_ns;
-	}
+	else if (held)
+		counts[2] = sample_count[1];
 	close(lfd);
 	munmap(ring, (DATA_PAGES + 1) * page_size);
 	close(efd);
