@@ -280,10 +280,21 @@ case_add_to() {
 	list+=("$1|$2|${3:-}|$flags")
 }
 
+# case_matches NAME FUNCTION PATTERN...: whether NAME or FUNCTION contains
+# one of the PATTERNs
+case_matches() {
+	local name=$1 fn=$2 p
+	shift 2
+	for p; do
+		[[ $fn == *$p* || $name == *$p* ]] && return 0
+	done
+	return 1
+}
+
 # run_cases [PATTERN...]: run the entries of the array cases (those whose
-# name or function contains one of the PATTERNs), print TAP, and return non-zero if one
-# failed. An entry is "name|function|WHY|FLAGS" (case_add makes them): WHY
-# names what makes the case depend on the kernel it runs on, one of
+# name or function contains one of the PATTERNs), print TAP, and return
+# non-zero if one failed. An entry is "name|function|WHY|FLAGS" (case_add
+# makes them): WHY names what makes the case depend on the kernel it runs on, one of
 #   register  perf_pmu_register()/unregister() and the module life cycle
 #             (6.1's perf_hw_context "taken" flag, 6.2's per-PMU contexts)
 #   unload    the unload rules (6.1 pins a module after per-task use)
@@ -315,17 +326,6 @@ case_add_to() {
 # last. With KNC_SHUFFLE=SEED (a number; "off": as added) each of those
 # groups runs in a random order drawn from SEED instead: no case depends on
 # another's state, and tests/run shuffles every suite that uses run_cases.
-# case_matches NAME FUNCTION PATTERN...: whether NAME or FUNCTION contains
-# one of the PATTERNs
-case_matches() {
-	local name=$1 fn=$2 p
-	shift 2
-	for p; do
-		[[ $fn == *$p* || $name == *$p* ]] && return 0
-	done
-	return 1
-}
-
 run_cases() {
 	local c name fn why flags f0 g i j t first=() rest=() last=() cutlist=''
 	f0=$(forks)
