@@ -216,13 +216,7 @@ case_add "$(defect_or_fixed \
 # perf_event_nmi_handler() returns what knc_pmu_handle_irq() handled, 0,
 # and leaves it to the next handler while an event counts.
 t_status0_nmi_left() {
-	local holder
-	perf stat -o /dev/null -a -e instructions -- sleep infinity &
-	holder=$!
-	wait_pid_comm $holder sleep
-	expect_status0_nmis_left perf_event_nmi_handler
-	pkill -P $holder -x sleep
-	wait $holder
+	expect_status0_nmis_left instructions perf_event_nmi_handler
 }
 case_add "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left
 
@@ -237,10 +231,10 @@ case_add "an NMI that finds the status 0 is left to the next handler" t_status0_
 t_overflow_while_line_high() {
 	local d=/tmp/linux-high.data pmi0 pmi1 ni nc try cpu
 	for try in 1 2 3 4 5; do
-		pmi0=$(model_sum pmi)
+		pmi0=$(pmis)
 		perf record -o $d -e cpu/instructions,period=100000/u \
 			-e cpu/cycles,period=20000/k -- $LOOP
-		pmi1=$(model_sum pmi)
+		pmi1=$(pmis)
 		ni=$(nsamples $d instructions)
 		nc=$(nsamples $d cycles)
 		echo "try $try: $ni + $nc samples, $((pmi1 - pmi0)) PMIs"

@@ -100,14 +100,19 @@ model_sum() {
 	echo "$s"
 }
 
-# expect_status0_nmis_left HANDLER: three backtrace NMIs (sysrq l) reach
-# the other CPU while the caller's events count, and find GLOBAL_STATUS 0:
-# the model raises no PMI without a status bit (knc_model_test.ko's
-# pmi_not_after_clear), so such an NMI is someone else's. HANDLER, the
-# PMU's NMI handler, must answer each with NMI_DONE (handled: 0 in the
-# nmi_handler tracepoint), leaving it to the backtrace handler.
+# expect_status0_nmis_left EVENT HANDLER: three backtrace NMIs (sysrq l)
+# reach the other CPU while EVENT counts on every CPU (perf stat -a), and
+# find GLOBAL_STATUS 0: the model raises no PMI without a status bit
+# (knc_model_test.ko's pmi_not_after_clear), so such an NMI is someone
+# else's. HANDLER, the PMU's NMI handler, must answer each with NMI_DONE
+# (handled: 0 in the nmi_handler tracepoint), leaving it to the backtrace
+# handler.
 expect_status0_nmis_left() {
-	local ev=/sys/kernel/tracing/events/nmi/nmi_handler t=/tmp/nmi-handlers.txt i bt left claimed
+	local ev=/sys/kernel/tracing/events/nmi/nmi_handler t=/tmp/nmi-handlers.txt i bt left claimed holder
+	perf stat -o /dev/null -a -e "$1" -- sleep infinity &
+	holder=$!
+	wait_pid_comm $holder sleep
+	shift
 	echo 1 >$ev/enable
 	echo >/sys/kernel/tracing/trace
 	for i in 1 2 3; do
@@ -115,6 +120,8 @@ expect_status0_nmis_left() {
 	done
 	echo 0 >$ev/enable
 	grep -F "handled:" /sys/kernel/tracing/trace >$t
+	pkill -P $holder -x sleep
+	wait $holder
 	bt=$(grep -c "nmi_cpu_backtrace_handler[ (].*handled: 1" $t || :)
 	left=$(grep -c "$1[ (].*handled: 0" $t || :)
 	claimed=$(grep -c "$1[ (].*handled: [1-9]" $t || :)
