@@ -558,7 +558,7 @@ case_add "an overflow while the PMI line is up is serviced by the PMI already ra
 t_status0_nmi_left() {
 	expect_status0_nmis_left knc/cpu_clk_unhalted/ knc_pmi_handler
 }
-case_add "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left x86
+case_add --last "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left x86
 
 t_generic_aliases_record() {
 	local d=/tmp/model-rec4.data out top
