@@ -33,7 +33,9 @@
 #include <linux/module.h>
 #include <linux/objtool.h>
 #include <linux/preempt.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/topology.h>
 #include <asm/apic.h>
 #include <asm/asm.h>
 #include <asm/desc.h>
@@ -839,6 +841,89 @@ static int r_rdpmc(void)
 }
 
 /*
+ * The TSC, one per core: this thread writes MSR 0x10, its sibling's RDTSC
+ * and RDMSR 0x10 must read the value written. The sibling waits in an IPI
+ * with interrupts off, this thread writes with them off, and the TSC is
+ * put back before either takes an interrupt: no timekeeping sees the jump.
+ */
+#define TSC_JUMP	BIT_ULL(44)	/* hours of a KNC's clock */
+#define TSC_NEAR	BIT_ULL(36)	/* a minute or so of it */
+#define TSC_SPINS	(1 << 28)
+
+static struct {
+	int state;	/* 1: the sibling waits, 2: written, 3: read */
+	u64 tsc, msr;
+	bool msr_faulted;
+} tsc_sib;
+
+static bool tsc_wait(int state)
+{
+	long n;
+
+	for (n = 0; n < TSC_SPINS; n++) {
+		/* pairs with the other thread's release: its reads are seen */
+		if (smp_load_acquire(&tsc_sib.state) == state)
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
+static void tsc_sibling(void *unused)
+{
+	/* the state orders the TSC reads and writes of the two threads */
+	smp_store_release(&tsc_sib.state, 1);
+	if (!tsc_wait(2))
+		return;
+	tsc_sib.tsc = rdtsc_ordered();
+	tsc_sib.msr_faulted = rdmsrq_safe(MSR_IA32_TSC, &tsc_sib.msr) != 0;
+	/* the reads above, before the state says they are done */
+	smp_store_release(&tsc_sib.state, 3);
+}
+
+static int r_tsc_per_core(void)
+{
+	unsigned int cpu = smp_processor_id(), sib;
+	unsigned long flags;
+	u64 val, own, own_msr = 0;
+	bool faulted, answered;
+
+	sib = cpumask_any_but(topology_sibling_cpumask(cpu), cpu);
+	if (sib >= nr_cpu_ids)
+		return RULE_FAIL("CPU %u has no sibling thread (the suite boots --threads 2)", cpu);
+	WRITE_ONCE(tsc_sib.state, 0);
+	if (smp_call_function_single(sib, tsc_sibling, NULL, 0))
+		return RULE_FAIL("CPU %u, the sibling, took no IPI", sib);
+	if (!tsc_wait(1))
+		return RULE_FAIL("CPU %u, the sibling, did not run the IPI", sib);
+	local_irq_save(flags);
+	val = rdtsc_ordered() + TSC_JUMP;
+	faulted = wrmsrq_safe(MSR_IA32_TSC, val) != 0;
+	own = rdtsc_ordered();
+	rdmsrq_safe(MSR_IA32_TSC, &own_msr);
+	/* the write above, before the state lets the sibling read */
+	smp_store_release(&tsc_sib.state, 2);
+	answered = tsc_wait(3);
+	/* back, on both threads; the time the jump lasted is kept */
+	if (!faulted && rdtsc_ordered() >= val)
+		wrmsrq_safe(MSR_IA32_TSC, rdtsc_ordered() - TSC_JUMP);
+	local_irq_restore(flags);
+	if (faulted)
+		return RULE_FAIL("WRMSR 0x10 faulted");
+	if (own - val >= TSC_NEAR || own_msr - val >= TSC_NEAR)
+		return RULE_FAIL("CPU %u wrote TSC %#llx, then read %#llx (RDTSC), %#llx (RDMSR)",
+				 cpu, val, own, own_msr);
+	if (!answered)
+		return RULE_FAIL("CPU %u, the sibling, did not read its TSC", sib);
+	if (tsc_sib.msr_faulted || tsc_sib.tsc - val >= TSC_NEAR ||
+	    tsc_sib.msr - val >= TSC_NEAR)
+		return RULE_FAIL("CPU %u wrote TSC %#llx; its sibling, CPU %u, read %#llx (RDTSC), %#llx (RDMSR%s)",
+				 cpu, val, sib, tsc_sib.tsc, tsc_sib.msr,
+				 tsc_sib.msr_faulted ? " faulted" : "");
+	return 0;
+}
+
+/*
  * The rules, in the order of section 1.4. KNC_RULE(name, register, bits,
  * rule, provenance, check); check NULL: no case yet. A rule that needs what
  * ring 0 cannot do alone (events injected from QEMU's monitor, a reset of
@@ -1000,10 +1085,14 @@ static const struct knc_rule knc_model_test_rules[] = {
 		       "in rings 1 to 3 RDPMC #GPs while CR4.PCE is clear",
 		       "327357-001 1.4.2, table 1-1: RDPMC may run at CPL 0 to 3; other: SDM vol. 2, the P6 family's RDPMC (seed 002, 6.3.1): #GP(0) when CR4.PCE is 0 and CPL is not 0; inferred: a KNC keeps that rule of the P6 too",
 		       "model.sh t_rdpmc_self_monitoring")
-	KNC_NOT_MODELLED("tsc_per_core", "IA32_TIME_STAMP_COUNTER (0x10)", "63:0",
-			 "one per core, shared by its threads, counting core clock cycles since reset",
-			 "327357-001 1.4.3.1, table 1-3: the TSC increments at the core clock rate, there is one per core, shared by all its threads, and it holds the core clock cycles since reset",
-			 "QEMU's TSC, one per vCPU: a write to 0x10 on one thread is not seen by its siblings, and it does not count the model's unhalted cycles one to one")
+	KNC_RULE("tsc_per_core", "IA32_TIME_STAMP_COUNTER (0x10)", "63:0",
+		 "one per core, shared by its threads: a write to 0x10 on one thread is what its siblings' RDTSC and RDMSR 0x10 read",
+		 "327357-001 1.4.3.1, table 1-3: there is one TSC per core, shared by all its threads; inferred: so a write to it on one thread is the value all the core's threads read",
+		 r_tsc_per_core)
+	KNC_NOT_MODELLED("tsc_core_clock", "IA32_TIME_STAMP_COUNTER (0x10)", "63:0",
+			 "counts core clock cycles since reset: on a busy core, one for each of CPU_CLK_UNHALTED's cycles",
+			 "327357-001 1.4.3.1, table 1-3: the TSC increments at the core clock rate and holds the core clock cycles since reset",
+			 "QEMU's TSC rate, not knc-pmu-mhz of the virtual clock that CPU_CLK_UNHALTED counts: the guest's kernel calibrates the TSC against its timers, and another rate changes them")
 	KNC_SUITE_RULE("undefined_encodings", "IA32_PerfEvtSel0/1 (0x28, 0x29)", "15:0",
 		       "an encoding that table 1-6 does not define raises nothing and counts nothing",
 		       "327357-001 1.4.3.3, table 1-5: an invalid event encoding causes no hardware exception or error, and the counter does not increment; 327357-001 1.4.3.3, table 1-6: the 59 events, each with its event code and umask",
