@@ -42,6 +42,7 @@
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/processor.h>
+#include <asm/trapnr.h>
 
 #include "knc_compat.h"
 #include "knc_logic.h"
@@ -581,6 +582,91 @@ static int r_handler_invocation(void)
 }
 
 /*
+ * ... and an instruction that faults does not count, only its handler's
+ * invocation, whatever raised the fault: here UD2, whose fault the
+ * translator raises, and a load from a non-canonical address, whose #GP
+ * comes from the memory access. Each round sets %r11 past the instruction
+ * (through a branch never taken, so that objtool sees the code after UD2
+ * reached) and the handler, behind a vector of the private IDT, returns
+ * there: 3 instructions for #UD (ENDBR, MOV, IRET), 4 for #GP, which pops
+ * its error code. A round that faults must count the delivery and the
+ * handler more than a round of a NOP, and the NOP less.
+ */
+asm(".pushsection .text, \"ax\"\n"
+	".type knc_model_test_ud, @function\n"
+	"knc_model_test_ud:\n\t"
+	"endbr64\n\t"
+	"mov %r11, (%rsp)\n\t"
+	"iretq\n"
+	".size knc_model_test_ud, . - knc_model_test_ud\n"
+	".type knc_model_test_gp, @function\n"
+	"knc_model_test_gp:\n\t"
+	"endbr64\n\t"
+	"add $8, %rsp\n\t"
+	"mov %r11, (%rsp)\n\t"
+	"iretq\n"
+	".size knc_model_test_gp, . - knc_model_test_gp\n"
+	".popsection");
+STACK_FRAME_NON_STANDARD(knc_model_test_ud);
+STACK_FRAME_NON_STANDARD(knc_model_test_gp);
+
+#define KNC_NON_CANONICAL	0x8000000000000000UL
+
+/* counter 0's count between two RDPMCs around eight rounds of @insn */
+#define RDPMC_AROUND_FAULTS(insn)					\
+({									\
+	u32 _d;								\
+	asm volatile("rdpmc\n\t"						\
+		     "mov %%eax, %%esi\n\t"				\
+		     ".rept 8\n\t"					\
+		     "lea 1f(%%rip), %%r11\n\t"				\
+		     "test %%r11, %%r11\n\t"				\
+		     "jz 1f\n\t"						\
+		     insn "\n"						\
+		     "1:\n\t"						\
+		     ".endr\n\t"					\
+		     "rdpmc\n\t"						\
+		     "sub %%esi, %%eax"					\
+		     : "=a" (_d)						\
+		     : "c" (0), "D" (KNC_NON_CANONICAL)			\
+		     : "rdx", "rsi", "r11", "memory");			\
+	_d;								\
+})
+
+static int r_faulting_insns(void)
+{
+	struct desc_ptr idt, priv = {
+		.size = sizeof(knc_idt) - 1,
+		.address = (unsigned long)knc_idt,
+	};
+	unsigned long flags;
+	u32 nops, uds, gps;
+
+	counter0_counts(0);
+	local_irq_save(flags);
+	store_idt(&idt);
+	memcpy(knc_idt, (void *)idt.address, sizeof(knc_idt));
+	pack_gate(&knc_idt[X86_TRAP_UD], GATE_INTERRUPT,
+		  (unsigned long)knc_model_test_ud, 0, 0, __KERNEL_CS);
+	pack_gate(&knc_idt[X86_TRAP_GP], GATE_INTERRUPT,
+		  (unsigned long)knc_model_test_gp, 0, 0, __KERNEL_CS);
+	native_load_idt(&priv);
+	nops = RDPMC_AROUND_FAULTS("nop");
+	uds = RDPMC_AROUND_FAULTS("ud2");
+	gps = RDPMC_AROUND_FAULTS("mov (%%rdi), %%rdx");
+	native_load_idt(&idt);
+	local_irq_restore(flags);
+	/* per round: the NOP out, the delivery and the handler in */
+	if (uds - nops != 8 * 3)
+		return RULE_FAIL("8 UD2s to a 3-instruction handler counted %d more than 8 NOPs, want 24",
+				 (int)(uds - nops));
+	if (gps - nops != 8 * 4)
+		return RULE_FAIL("8 non-canonical loads to a 4-instruction handler counted %d more than 8 NOPs, want 32",
+				 (int)(gps - nops));
+	return 0;
+}
+
+/*
  * EDGE, INV and CMASK on real execution, defined by the execution alone:
  * one instruction a cycle, so CMASK 1 counts each, CMASK 2 none, INV
  * turns those round, and EDGE (with CMASK 1, or none: the event occurs)
@@ -1113,10 +1199,10 @@ static const struct knc_rule knc_model_test_rules[] = {
 		 "each interrupt or exception delivered counts one, in its handler's ring",
 		 "other: SDM vol. 3B, the Pentium processor's events, 16H: the invocation of a fault handler counts as an instruction, and so do hardware and software interrupts and exceptions; inferred: in the handler's ring (the SDM does not say which; the handler's keeps ring-3 counts exact whatever interrupts arrive)",
 		 r_handler_invocation)
-	KNC_NOT_MODELLED("faulting_instructions", "INSTRUCTIONS_EXECUTED (0x16)", "",
-			 "a faulting instruction counts by one rule, whatever the fault: its handler's invocation counts, the instruction itself, which does not complete, not",
-			 "other: SDM vol. 3B, the Pentium processor's events, 16H: the invocation of a fault handler counts as an instruction; inferred: the faulting instruction itself is not executed, so it does not count",
-			 "two rules: a faulting load counts only its delivery, an instruction whose fault the translator knows of (ud2) counts itself and its delivery")
+	KNC_RULE("faulting_instructions", "INSTRUCTIONS_EXECUTED (0x16)", "",
+		 "a faulting instruction counts by one rule, whatever the fault: its handler's invocation counts, the instruction itself, which does not complete, not",
+		 "other: SDM vol. 3B, the Pentium processor's events, 16H: the invocation of a fault handler counts as an instruction; inferred: the faulting instruction itself is not executed, so it does not count",
+		 r_faulting_insns)
 	KNC_NOT_MODELLED("pairing", "INSTRUCTIONS_EXECUTED (0x16), the V-pipe events", "",
 			 "up to two instructions a clock, one in the U pipe and one in the V pipe; the V-pipe events count the paired ones",
 			 "327357-001 1.4.3.3, table 1-6: INSTRUCTIONS_EXECUTED counts up to 2 instructions a clock, INSTRUCTIONS_EXECUTED_V_PIPE the instructions executed in the V pipe, the number of paired instructions",
