@@ -353,13 +353,13 @@ t_papi_instructions() {
 case_add "Debian's PAPI counts a loop's instructions on the model, the same each run" t_papi_instructions
 
 # With knc_pmu.ko loaded, the patched library opens PAPI's events on knc:
-# knc_pmu.ko takes the counters from Linux's driver (its log line), both
+# knc_pmu.ko reserves the counters Linux's driver had (its log line), both
 # count (counter 1 too, unpatched), and PAPI counts while perf has knc
 # events open, where Debian's library gets EBUSY from the cpu PMU. PAPI's
 # 14 KNC presets open; on the model only the instructions and cycles move
 # by themselves. Last: on 6.1 knc_pmu.ko stays pinned once a task used it.
 t_papi_patched_libpfm4_through_knc() {
-	local out p n=0 holder ins cyc
+	local out p n=0 reserver ins cyc
 	out=$(mktemp)
 	pfm_patched
 	paranoid 2
@@ -369,20 +369,20 @@ t_papi_patched_libpfm4_through_knc() {
 	read -r ins cyc <<<"$REPLY"
 	[ "${ins:-0}" -gt 0 ] && [ "${cyc:-0}" -gt 0 ] || fail "PAPI_TOT_INS, PAPI_TOT_CYC: $REPLY"
 	log_since | grep -q "knc_pmu: knc events hold the counters" ||
-		fail "knc_pmu.ko did not take the counters: $(log_since)"
+		fail "knc_pmu.ko did not reserve the counters: $(log_since)"
 	papicount_loop "${PFM_ENV[@]}"
 
 	perf stat -o /dev/null -a -e knc/cpu_clk_unhalted/ -- sleep infinity &
-	holder=$!
-	wait_pid_comm $holder sleep
+	reserver=$!
+	wait_pid_comm $reserver sleep
 	papicount_loop "${PFM_ENV[@]}"
 	if build/tests/papicount INSTRUCTIONS_EXECUTED loop 1000 >"$out" 2>&1; then
 		fail "Debian's libpfm4 counted beside a knc event: $(cat "$out")"
 	fi
 	cat "$out"
 	grep -q "A System/C library call failed" "$out" || fail "not EBUSY"
-	pkill -P $holder -x sleep
-	wait $holder
+	pkill -P $reserver -x sleep
+	wait $reserver
 
 	env "${PFM_ENV[@]}" papi_avail -a >"$out" 2>&1
 	grep -q "Of 14 available events" "$out" || fail "not PAPI's 14 KNC presets: $(cat "$out")"

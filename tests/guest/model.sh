@@ -71,8 +71,8 @@ t_linux_driver_owns_the_pmu() {
 }
 case_add "Linux's KNC driver drives the model at boot; the NMI watchdog runs" t_linux_driver_owns_the_pmu x86
 
-# knc_pmu.ko takes the counters at its first event and gives them back
-# after its last, as the x86 core does: loaded, it takes nothing.
+# knc_pmu.ko reserves the counters at its first event and releases them
+# after its last, as the x86 core does: loaded, it reserves nothing.
 t_busy_with_watchdog() {
 	local out
 	rmmod knc_pmu
@@ -88,7 +88,7 @@ t_busy_with_watchdog() {
 	cat "$out.err"
 	grep -q "Device or resource busy" "$out.err" || fail "not EBUSY"
 	log_since | grep -q "knc_pmu: knc events get EBUSY.*nmi_watchdog" ||
-		fail "no kernel log line saying who holds the counters and what to do"
+		fail "no kernel log line saying who has the counters and what to do"
 	expect_eq nmi_watchdog 1 "$(cat /proc/sys/kernel/nmi_watchdog)"
 	rmmod knc_pmu
 }
@@ -128,7 +128,7 @@ expect_busy_beside() {
 	bg=$!
 	wait_pid_comm $bg busy
 	if perf stat -o /dev/null -e "$2" -- true 2>"$err"; then
-		why="$2 opened while $1 holds the counters"
+		why="$2 opened while $1 has the counters reserved"
 	elif ! grep -q "Device or resource busy" "$err"; then
 		why="$2: not EBUSY"
 	elif ! dmesg | grep "knc_pmu: " | tail -n 1 | grep -q -E "$3"; then
@@ -272,7 +272,7 @@ case_add "an undefined encoding, or an L2 event on counter 1, counts nothing" t_
 # The x86 core zeroes, once per CPU, each counter its cpu PMU has used
 # when it first switches to a task that may use RDPMC (perf record maps
 # its events: knc allows RDPMC). knc_pmu.ko has it do that as its first
-# event takes the counters, so it does not hit a live knc counter later: a
+# event reserves the counters, so it does not hit a live knc counter later: a
 # CPU-wide count then jumps by 2^39, its period's start.
 t_dirty_counters_cleared_at_load() {
 	local out n
@@ -288,7 +288,7 @@ t_dirty_counters_cleared_at_load() {
 		fail "CPU 1's user instructions: $n (the loop alone: $LOOP_INSNS)"
 	rmmod knc_pmu
 }
-case_add --unloads "the cpu PMU's used counters are cleared as knc takes them, not under a live knc event" t_dirty_counters_cleared_at_load x86
+case_add --unloads "the cpu PMU's used counters are cleared as knc reserves them, not under a live knc event" t_dirty_counters_cleared_at_load x86
 
 # One task, one perf_hw_context (6.1): made by the cpu PMU, then used by knc.
 t_shared_hw_context() {
@@ -554,7 +554,7 @@ t_overflow_while_line_high() {
 case_add "an overflow while the PMI line is up is serviced by the PMI already raised" t_overflow_while_line_high sample
 
 # An NMI that finds GLOBAL_STATUS 0 is not knc's: knc_pmi_handler() leaves
-# it to the next handler (NMI_DONE) while knc holds the counters.
+# it to the next handler (NMI_DONE) while knc has the counters reserved.
 t_status0_nmi_left() {
 	expect_status0_nmis_left knc/cpu_clk_unhalted/ knc_pmi_handler
 }
@@ -625,9 +625,9 @@ expect_reset() {
 }
 
 t_online_resets_the_pmu() {
-	local out holder
+	local out reserver
 	msr_driver
-	# No event is open: the registers are not knc's, and it leaves what
+	# No event is open: knc has not reserved the registers, and leaves what
 	# CPU 1 holds through offline and online (INIT keeps it: linux-knc.sh).
 	# Its first event resets every online CPU's PMU.
 	leave_values 1
@@ -638,10 +638,11 @@ t_online_resets_the_pmu() {
 	expect_eq "CPU 1's EvtSel1, knc idle" 0x16 "$(msr_rw 1 0x29)"
 	expect_eq "CPU 1's SPFLT_CONTROL, knc idle" 0x1 "$(msr_rw 1 0x2c)"
 	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep infinity &
-	holder=$!
-	wait_pid_comm $holder sleep
+	reserver=$!
+	wait_pid_comm $reserver sleep
 	expect_reset 1
-	# While knc holds the counters, a CPU comes online with its PMU reset.
+	# While knc has the counters reserved, a CPU comes online with its PMU
+	# reset.
 	leave_values 1
 	echo 0 >/sys/devices/system/cpu/cpu1/online
 	echo 1 >/sys/devices/system/cpu/cpu1/online
@@ -649,10 +650,10 @@ t_online_resets_the_pmu() {
 	out=$(mktemp)
 	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- taskset -c 1 "$MODEL" inject l2_read_miss 321
 	expect_eq "CPU 1 counts" 321 "$(count_of "$out" knc/l2_read_miss/)"
-	pkill -P $holder -x sleep
-	wait $holder
+	pkill -P $reserver -x sleep
+	wait $reserver
 }
-case_add "knc resets every CPU's PMU as it takes the counters, and a CPU that comes online while it holds them" t_online_resets_the_pmu hotplug
+case_add "knc resets every CPU's PMU as it reserves the counters, and a CPU that comes online while they are reserved" t_online_resets_the_pmu hotplug
 
 t_rdpmc_self_monitoring() {
 	local out type
@@ -684,11 +685,11 @@ t_rdpmc_not_on_a_redirected_page() {
 case_add "no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)" t_rdpmc_not_on_a_redirected_page core
 
 t_debugfs_regs() {
-	local regs=/tmp/knc-regs cpu holder
-	# A knc event on CPU 0 keeps the counters knc's throughout.
+	local regs=/tmp/knc-regs cpu reserver
+	# A knc event on CPU 0 keeps the counters reserved throughout.
 	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep infinity &
-	holder=$!
-	wait_pid_comm $holder sleep
+	reserver=$!
+	wait_pid_comm $reserver sleep
 	# While a CPU-wide event counts on every CPU, the dump shows it decoded,
 	# as the model holds it.
 	perf stat -a -e knc/l2_read_miss/ -- cat /sys/kernel/debug/knc_pmu/regs >$regs
@@ -704,9 +705,9 @@ t_debugfs_regs() {
 	expect_eq "CPU 1's EvtSel0, dump against the model" "$(model_field 1 evtsel0)" \
 		"$(awk '$1 == "cpu1" && $2 ~ /^evtsel0=/ { split($2, v, "="); print v[2] }' $regs)"
 	expect_eq "CPU 1's EvtSel0 after the run" 0x1310cb "$(model_field 1 evtsel0)"
-	# The last knc event gives the counters back, every EvtSel cleared.
-	pkill -P $holder -x sleep
-	wait $holder
+	# The last knc event releases the counters, every EvtSel cleared.
+	pkill -P $reserver -x sleep
+	wait $reserver
 	expect_eq "CPU 1's EvtSel0 after the last event" 0x0 "$(model_field 1 evtsel0)"
 	expect_eq "CPU 0's EvtSels after the last event" "0x0 0x0" \
 		"$(model_field 0 evtsel0) $(model_field 0 evtsel1)"

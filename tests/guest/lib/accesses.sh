@@ -141,24 +141,24 @@ acc_row() {
 }
 
 # acc_table_here: acc_table with this suite's PMU and its way to overflow.
-# The native backend takes the counters at its first event and gives them
-# back after its last, resetting every CPU's PMU each time: a knc event on
+# The native backend reserves the counters at its first event and releases
+# them after its last, resetting every CPU's PMU each time: a knc event on
 # CPU 0 stays open meanwhile, so that the figures are those of the
-# operations themselves (the reset is a cost of the handover, not of an
-# open).
+# operations themselves (the reset is a cost of reserving and releasing,
+# not of an open).
 acc_table_here() {
-	local holder='' st=0
+	local reserver='' st=0
 	case $ACC_SOURCE in
 	model)
 		if [ "$ACC_TYPE" = "$(cat "$KNC_SYSFS/type" 2>/dev/null)" ]; then
 			perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep 86400 &
-			holder=$!
-			wait_pid_comm $holder sleep || return 1
+			reserver=$!
+			wait_pid_comm $reserver sleep || return 1
 		fi
 		ACC_PERIOD=10000 ACC_PMI_N1=1000000 ACC_PMI_N2=2000000 acc_table loop || st=$?
-		if [ -n "$holder" ]; then
-			pkill -P $holder -x sleep
-			wait $holder
+		if [ -n "$reserver" ]; then
+			pkill -P $reserver -x sleep
+			wait $reserver
 		fi
 		return $st ;;
 	sim)

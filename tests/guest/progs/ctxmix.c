@@ -12,7 +12,7 @@
  * 2. reads knc's PMU type from FIFO (the caller loads knc_pmu.ko first);
  * 3. prints "cpu-idle COUNT" for its loop on the cpu PMU again (knc has no
  *    event: the counters are free), then, with a knc event open,
- *    "cpu-open ERRNO" for a new cpu event (EBUSY: knc holds the counters),
+ *    "cpu-open ERRNO" for a new cpu event (EBUSY: knc reserved the counters),
  *    "knc COUNT" for its loop on knc, and "group COUNT NSEC" for a group
  *    of knc instructions and the task-clock software event.
  *

@@ -431,7 +431,12 @@ static void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc,
 	}
 }
 
-void knc_cpu_take(void *info)
+/*
+ * This CPU's part of reserving the registers, on every CPU as they are
+ * reserved and on a CPU coming online while they are: reset its PMU, its
+ * events keeping their counts.
+ */
+void knc_cpu_reserve(void *info)
 {
 	struct knc_pmu *kp = info;
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
@@ -440,69 +445,78 @@ void knc_cpu_take(void *info)
 	/* The reset clears SPFLT_CONTROL: it holds no task's USER_PREF. */
 	cpuc->spflt = 0;
 	cpuc->spflt_task = NULL;
-	kp->ops->cpu_online();
+	kp->ops->cpu_reset();
 	knc_cpu_resume(kp, cpuc, running);
 	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
 }
 
-/* A CPU going down keeps its events stopped: perf core removes them next. */
-void knc_cpu_give_back(void *info)
+/*
+ * This CPU's part of releasing the registers, on every CPU as they are
+ * released and on a CPU going down while they are reserved: quiesce its
+ * PMU. A CPU going down keeps its events stopped: perf core removes them
+ * next.
+ */
+void knc_cpu_release(void *info)
 {
 	struct knc_pmu *kp = info;
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 
 	knc_cpu_stop_all(kp, cpuc);
-	if (kp->ops->cpu_offline)
-		kp->ops->cpu_offline();
+	if (kp->ops->cpu_quiesce)
+		kp->ops->cpu_quiesce();
 	knc_cpu_resume(kp, cpuc, 0);
 }
 
 /*
  * Where a backend shares its registers (the native one, with the x86 core
- * PMU and the NMI watchdog), the first event takes them and the last gives
- * them back, as the x86 core holds them only while it has events
- * (x86_reserve_hardware()). Between the two the driver owns every online
- * CPU's PMU; a CPU that comes online meanwhile is reset by knc_cpu_online().
- * Called only for a backend with ops->acquire.
+ * PMU and the NMI watchdog), the first event reserves them and the last
+ * releases them, as the x86 core reserves them only while it has events
+ * (x86_reserve_hardware(), x86_release_hardware()). While they are
+ * reserved the driver has every online CPU's PMU; a CPU that comes online
+ * meanwhile is reset by knc_cpu_online(). Called only for a backend with
+ * ops->reserve.
  */
-static int knc_hold(struct knc_pmu *kp)
+static int knc_reserve(struct knc_pmu *kp)
 {
 	int ret = 0;
 
-	if (atomic_inc_not_zero(&kp->holders))
+	if (atomic_inc_not_zero(&kp->active_events))
 		return 0;
-	mutex_lock(&kp->hold_lock);
-	if (!atomic_read(&kp->holders)) {
-		ret = kp->ops->acquire();
+	mutex_lock(&kp->reserve_lock);
+	if (!atomic_read(&kp->active_events)) {
+		ret = kp->ops->reserve();
 		if (!ret) {
 			cpus_read_lock();
-			WRITE_ONCE(kp->owned, true);
-			on_each_cpu(knc_cpu_take, kp, 1);
+			WRITE_ONCE(kp->reserved, true);
+			on_each_cpu(knc_cpu_reserve, kp, 1);
 			cpus_read_unlock();
 		}
 	}
 	if (!ret)
-		atomic_inc(&kp->holders);
-	mutex_unlock(&kp->hold_lock);
+		atomic_inc(&kp->active_events);
+	mutex_unlock(&kp->reserve_lock);
 	return ret;
+}
+
+static void knc_release(struct knc_pmu *kp)
+{
+	if (atomic_add_unless(&kp->active_events, -1, 1))
+		return;
+	mutex_lock(&kp->reserve_lock);
+	if (atomic_dec_and_test(&kp->active_events)) {
+		/* An NMI meanwhile is still the driver's: no counter runs. */
+		cpus_read_lock();
+		on_each_cpu(knc_cpu_release, kp, 1);
+		WRITE_ONCE(kp->reserved, false);
+		cpus_read_unlock();
+		kp->ops->release();
+	}
+	mutex_unlock(&kp->reserve_lock);
 }
 
 static void knc_event_destroy(struct perf_event *event)
 {
-	struct knc_pmu *kp = to_knc_pmu(event->pmu);
-
-	if (atomic_add_unless(&kp->holders, -1, 1))
-		return;
-	mutex_lock(&kp->hold_lock);
-	if (atomic_dec_and_test(&kp->holders)) {
-		/* An NMI meanwhile is still the driver's: no counter runs. */
-		cpus_read_lock();
-		on_each_cpu(knc_cpu_give_back, kp, 1);
-		WRITE_ONCE(kp->owned, false);
-		cpus_read_unlock();
-		kp->ops->release();
-	}
-	mutex_unlock(&kp->hold_lock);
+	knc_release(to_knc_pmu(event->pmu));
 }
 
 static int knc_pmu_event_init(struct perf_event *event)
@@ -569,8 +583,8 @@ static int knc_pmu_event_init(struct perf_event *event)
 	}
 	if (kp->user_rdpmc)
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
-	if (kp->ops->acquire) {
-		ret = knc_hold(kp);
+	if (kp->ops->reserve) {
+		ret = knc_reserve(kp);
 		if (ret)
 			return ret;
 		event->destroy = knc_event_destroy;
@@ -604,7 +618,7 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	u64 start = 0;
 	int idx;
 
-	if (!kp || !READ_ONCE(kp->owned))
+	if (!kp || !READ_ONCE(kp->reserved))
 		return NMI_DONE;
 	if (knc_took)
 		start = sched_clock();
@@ -660,8 +674,8 @@ void knc_pmu_setup(struct knc_pmu *kp)
 {
 	const struct knc_hw_ops *ops = kp->ops;
 
-	mutex_init(&kp->hold_lock);
-	kp->owned = !ops->acquire;
+	mutex_init(&kp->reserve_lock);
+	kp->reserved = !ops->reserve;
 	kp->pmu = (struct pmu) {
 		.module		= ops->owner,
 		.task_ctx_nr	= perf_hw_context,

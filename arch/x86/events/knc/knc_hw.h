@@ -23,17 +23,20 @@ struct pt_regs;
  *	(perf holds a reference on it while events exist)
  * @user_rdpmc: user space can read the counters with RDPMC (the hardware's
  *	own counters; not the simulator's, which live in memory)
- * @acquire: optional; take the registers from their other users (the x86
- *	core PMU and the NMI watchdog) for the first event: 0, or -EBUSY
- *	while they hold them. Without it the registers are the driver's
- *	from registration on (the simulator's are its own).
- * @release: with @acquire; give them back after the last event
- * @cpu_online: reset this CPU's PMU state (all registers zero, the LVT
- *	performance entry routed as an NMI and unmasked), as the driver takes
- *	the registers and when a CPU comes online while it holds them
- * @cpu_offline: optional; quiesce this CPU's PMU (no counter enabled or
- *	holding a count) before it goes down, and on every CPU when the
- *	driver gives the registers back
+ * @reserve: optional; reserve the registers against their other users (the
+ *	x86 core PMU and the NMI watchdog) for the first event: 0, or -EBUSY
+ *	while one of them has them reserved. Without it the registers are
+ *	reserved for the driver from registration on (the simulator's are
+ *	its own).
+ * @release: with @reserve; release them after the last event
+ * @cpu_reset: reset this CPU's PMU (all registers zero, the LVT performance
+ *	entry routed as an NMI and unmasked): on every CPU as the driver
+ *	reserves the registers, and on a CPU that comes online while they
+ *	are reserved
+ * @cpu_quiesce: optional; quiesce this CPU's PMU (no counter enabled or
+ *	holding a count, no overflow status): on every CPU as the driver
+ *	releases the registers, and on a CPU that goes down while they are
+ *	reserved
  * @read_counter: IA32_PerfCntrX, 40 bits, zero extended
  * @write_counter: IA32_PerfCntrX; all 40 bits are written
  * @write_evtsel: IA32_PerfEvtSelX
@@ -50,20 +53,20 @@ struct pt_regs;
  *	very context (NULL op); the simulator's events happen in a context it
  *	recorded, not in its own code that the NMI interrupts.
  *
- * Every op but @acquire, @release, @cpu_online and @cpu_offline acts on
+ * Every op but @reserve, @release, @cpu_reset and @cpu_quiesce acts on
  * the calling CPU's PMU and is called with interrupts disabled or from the
- * PMI (NMI) handler; @cpu_online and @cpu_offline run on the CPU
- * concerned with interrupts disabled; @acquire and @release in process
- * context, where they may sleep.
+ * PMI (NMI) handler; @cpu_reset and @cpu_quiesce run on the CPU concerned
+ * with interrupts disabled; @reserve and @release in process context,
+ * where they may sleep.
  */
 struct knc_hw_ops {
 	const char *name;
 	struct module *owner;
 	bool user_rdpmc;
-	int (*acquire)(void);
+	int (*reserve)(void);
 	void (*release)(void);
-	void (*cpu_online)(void);
-	void (*cpu_offline)(void);
+	void (*cpu_reset)(void);
+	void (*cpu_quiesce)(void);
 	u64 (*read_counter)(unsigned int idx);
 	void (*write_counter)(unsigned int idx, u64 val);
 	void (*write_evtsel)(unsigned int idx, u64 val);

@@ -32,16 +32,20 @@ struct knc_pmu *knc_pmu_active;
 static DEFINE_MUTEX(knc_pmu_lock);
 static enum cpuhp_state knc_hp_state;
 
-/* With the CPU hotplug lock held, against knc_hold() and knc_event_destroy(). */
+/*
+ * CPU hotplug: a CPU coming online while the registers are reserved is
+ * reset, one going down quiesced. With the CPU hotplug lock held, against
+ * knc_reserve() and knc_release().
+ */
 static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
 	unsigned long flags;
 
-	if (!READ_ONCE(kp->owned))
+	if (!READ_ONCE(kp->reserved))
 		return 0;
 	local_irq_save(flags);
-	knc_cpu_take(kp);
+	knc_cpu_reserve(kp);
 	local_irq_restore(flags);
 	return 0;
 }
@@ -51,10 +55,10 @@ static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
 	unsigned long flags;
 
-	if (!READ_ONCE(kp->owned))
+	if (!READ_ONCE(kp->reserved))
 		return 0;
 	local_irq_save(flags);
-	knc_cpu_give_back(kp);
+	knc_cpu_release(kp);
 	local_irq_restore(flags);
 	return 0;
 }
@@ -63,9 +67,9 @@ static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
  * knc_pmu_register - register the knc PMU of a backend
  * @ops: the backend's register accesses; its owner owns the PMU
  *
- * Hooks the PMI, adds the PMU to CPU hotplug, which sets up every online
- * CPU's PMU (cpu_online) where the registers are the driver's from now on
- * (a backend without ops->acquire), and registers the PMU with perf as
+ * Hooks the PMI, adds the PMU to CPU hotplug, which resets every online
+ * CPU's PMU (ops->cpu_reset) where the registers are reserved from now on
+ * (a backend without ops->reserve), and registers the PMU with perf as
  * "knc".
  *
  * Context: process context; sleeps.
@@ -133,8 +137,8 @@ EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_NS);
  *
  * Called by the owner of the backend as it unloads; perf holds a
  * reference on the owner while events exist, so none is left. Quiesces
- * every CPU's PMU (cpu_offline) where the driver still owns the registers
- * (a backend without ops->acquire), and unhooks the PMI.
+ * every CPU's PMU (ops->cpu_quiesce) where the registers are still
+ * reserved (a backend without ops->reserve), and unhooks the PMI.
  *
  * Context: process context; sleeps.
  */

@@ -11,7 +11,7 @@
  *  - knc_any_allowed(): perf_event_paranoid, which decides who may count
  *    the other threads of a core, is not exported either.
  *  - knc_clear_x86_dirty(): with Linux's own driver, the x86 core PMU
- *    ("cpu") uses the same counters before knc takes them, and zeroes them
+ *    ("cpu") uses the same counters before knc reserves them, and zeroes them
  *    later behind knc's back unless made to do it first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -123,15 +123,15 @@ static int knc_clear_dirty_fn(void *mm)
 /*
  * Before a task that may use RDPMC runs, the x86 core zeroes each counter its
  * cpu PMU used since it last did so (perf_clear_dirty_counters(): a leak
- * through RDPMC), once per CPU. It does not know the counters have another
- * owner now: it would zero a live knc counter the first time a task mapping a
- * knc event (perf record) is switched to. The NMI watchdog, stopped so that
- * knc could take the counters, leaves such a counter on every CPU. Have the
- * core do it as knc takes them, before its first event counts: on each
+ * through RDPMC), once per CPU. It does not know knc has reserved the
+ * counters now: it would zero a live knc counter the first time a task mapping
+ * a knc event (perf record) is switched to. The NMI watchdog, stopped so that
+ * knc could reserve the counters, leaves such a counter on every CPU. Have the
+ * core do it as knc reserves them, before its first event counts: on each
  * online CPU switch a kernel thread from init_mm into the opening task's mm
  * with RDPMC allowed for a moment. The cpu PMU makes no new dirty counter
- * while knc holds them; a CPU that is offline now keeps what it had, and
- * is reset when it comes online.
+ * while knc has them reserved; a CPU that is offline now keeps what it had,
+ * and is reset when it comes online.
  */
 void knc_clear_x86_dirty(void)
 {

@@ -142,10 +142,10 @@ static void knc_native_remove(void)
 /*
  * The x86 core PMU ("cpu", arch/x86/events/intel/knc.c) drives the same
  * MSRs. Both reserve them through the NMI watchdog's allocator while they
- * have events, so whoever comes second gets -EBUSY instead of silently
- * sharing the counters.
+ * have events (the x86 core in reserve_pmc_hardware()), so whoever comes
+ * second gets -EBUSY instead of silently sharing the counters.
  */
-static bool knc_native_reserve(void)
+static bool knc_native_reserve_pmc_hardware(void)
 {
 	int i;
 
@@ -166,7 +166,7 @@ busy:
 	return false;
 }
 
-static void knc_native_unreserve(void)
+static void knc_native_release_pmc_hardware(void)
 {
 	int i;
 
@@ -176,10 +176,10 @@ static void knc_native_unreserve(void)
 	}
 }
 
-/* The first knc event takes the counters, where nothing else holds them. */
-static int knc_native_acquire(void)
+/* The first knc event reserves the counters, where nothing else has them. */
+static int knc_native_reserve(void)
 {
-	if (!knc_native_reserve()) {
+	if (!knc_native_reserve_pmc_hardware()) {
 		pr_warn_ratelimited("knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters (close them; 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0)\n");
 		return -EBUSY;
 	}
@@ -190,21 +190,21 @@ static int knc_native_acquire(void)
 
 static void knc_native_release(void)
 {
-	knc_native_unreserve();
+	knc_native_release_pmc_hardware();
 	pr_info_ratelimited("the last knc event closed: the counters are free for the cpu PMU and the NMI watchdog\n");
 }
 
 /*
  * Return: 0, or -ENODEV when the counters do not keep their values. Where
- * the cpu PMU or the NMI watchdog holds them now, Linux's own check that
+ * the cpu PMU or the NMI watchdog has them reserved, Linux's own check that
  * they work (check_hw_exists()) passed, and this one is not needed.
  */
 static int knc_native_probe(void)
 {
-	if (hw_check && knc_native_reserve()) {
+	if (hw_check && knc_native_reserve_pmc_hardware()) {
 		bool works = knc_native_counter_works();
 
-		knc_native_unreserve();
+		knc_native_release_pmc_hardware();
 		if (!works) {
 			pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU; modprobe knc_sim for the simulated PMU\n");
 			return -ENODEV;
@@ -216,25 +216,12 @@ static int knc_native_probe(void)
 	return 0;
 }
 
-static void knc_native_cpu_online(void)
-{
-	int i;
-
-	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
-	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
-		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
-		wrmsrq(KNC_MSR_PERFCTR0 + i, 0);
-	}
-	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
-	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
-	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
-}
-
 /*
  * Leave no EvtSel enabled, no count and no overflow status for the cpu PMU,
- * which gets the counters back: a task it lets use RDPMC could read them.
+ * which has the counters once knc releases them: a task it lets use RDPMC
+ * could read them.
  */
-static void knc_native_cpu_offline(void)
+static void knc_native_cpu_quiesce(void)
 {
 	int i;
 
@@ -245,6 +232,13 @@ static void knc_native_cpu_offline(void)
 	}
 	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
 	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
+}
+
+/* The same zeros, and the PMI routed to this driver's NMI handler. */
+static void knc_native_cpu_reset(void)
+{
+	knc_native_cpu_quiesce();
+	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
 static u64 knc_native_read_counter(unsigned int idx)
@@ -305,10 +299,10 @@ static const struct knc_hw_ops knc_native_ops = {
 	.name			= "native",
 	.owner			= THIS_MODULE,
 	.user_rdpmc		= true,
-	.acquire		= knc_native_acquire,
+	.reserve		= knc_native_reserve,
 	.release		= knc_native_release,
-	.cpu_online		= knc_native_cpu_online,
-	.cpu_offline		= knc_native_cpu_offline,
+	.cpu_reset		= knc_native_cpu_reset,
+	.cpu_quiesce		= knc_native_cpu_quiesce,
 	.read_counter		= knc_native_read_counter,
 	.write_counter		= knc_native_write_counter,
 	.write_evtsel		= knc_native_write_evtsel,

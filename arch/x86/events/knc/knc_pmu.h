@@ -3,7 +3,7 @@
  * Knights Corner core PMU: what the files of knc_pmu.ko share.
  *
  *   knc_core.c    the counter core: event_init, add/del/start/stop/read,
- *                 holding the registers, the PMI
+ *                 reserving and releasing the registers, the PMI
  *   knc_spflt.c   SPFLT regions (config1:0, "spflt")
  *   knc_rdpmc.c   the user page and RDPMC
  *   knc_sysfs.c   format/ and events/
@@ -57,10 +57,12 @@ struct knc_cpu_hw {
  *	fills pmc_width from it (true on a KNC kernel with Linux's own driver,
  *	false without a core PMU)
  * @task_pinned: the owner is pinned for Linux 6.1 task contexts
- * @holders: the events that hold the registers (with ops->acquire)
- * @hold_lock: serializes taking and giving back the registers
- * @owned: the registers are the driver's: its PMI handler and CPU hotplug
- *	callbacks touch them only then
+ * @active_events: the events for which the registers are reserved (with
+ *	ops->reserve)
+ * @reserve_lock: serializes reserving and releasing the registers
+ * @reserved: the registers are reserved for the driver (always, without
+ *	ops->reserve): its PMI handler and CPU hotplug callbacks touch them
+ *	only then
  */
 struct knc_pmu {
 	struct pmu pmu;
@@ -70,9 +72,9 @@ struct knc_pmu {
 	bool generic_types;
 	bool user_rdpmc;
 	atomic_t task_pinned;
-	atomic_t holders;
-	struct mutex hold_lock;
-	bool owned;
+	atomic_t active_events;
+	struct mutex reserve_lock;
+	bool reserved;
 };
 
 static inline struct knc_pmu *to_knc_pmu(struct pmu *pmu)
@@ -126,8 +128,8 @@ extern knc_overflow_fn knc_overflow;
 extern knc_took_fn knc_took;
 void knc_pmu_setup(struct knc_pmu *kp);
 int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs);
-void knc_cpu_take(void *info);
-void knc_cpu_give_back(void *info);
+void knc_cpu_reserve(void *info);
+void knc_cpu_release(void *info);
 
 /* knc_main.c */
 extern struct knc_pmu *knc_pmu_active;

@@ -24,7 +24,7 @@ const char * const knc_sim_access_names[KNC_SIM_NR_ACCESS] = {
 	[KNC_SIM_WR_SPFLT]	= "wr_spflt",
 };
 
-static void knc_sim_cpu_online(void)
+static void knc_sim_cpu_reset(void)
 {
 	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
 
@@ -32,7 +32,7 @@ static void knc_sim_cpu_online(void)
 }
 
 /* As knc_native.c's: no counter enabled or holding a count, no status. */
-static void knc_sim_cpu_offline(void)
+static void knc_sim_cpu_quiesce(void)
 {
 	struct knc_sim_cpu *sc = this_cpu_ptr(&knc_sim_cpu);
 
@@ -154,8 +154,8 @@ static struct pt_regs *knc_sim_sample_regs(struct pt_regs *pmi_regs)
 const struct knc_hw_ops knc_sim_ops = {
 	.name			= "simulated",
 	.owner			= THIS_MODULE,
-	.cpu_online		= knc_sim_cpu_online,
-	.cpu_offline		= knc_sim_cpu_offline,
+	.cpu_reset		= knc_sim_cpu_reset,
+	.cpu_quiesce		= knc_sim_cpu_quiesce,
 	.read_counter		= knc_sim_read_counter,
 	.write_counter		= knc_sim_write_counter,
 	.write_evtsel		= knc_sim_write_evtsel,

@@ -45,7 +45,7 @@ static void knc_sim_raise_line(struct knc_sim_regs *r)
  * knc_sim_reset - every PMU register reads zero
  * @r: one CPU's registers
  *
- * The reset of knc_hw.h's cpu_online and cpu_offline: the driver's, not a
+ * The reset of knc_hw.h's cpu_reset and cpu_quiesce: the driver's, not a
  * model of INIT, which on a KNC keeps the registers (327357-001 1.4.4).
  */
 void knc_sim_reset(struct knc_sim_regs *r)
