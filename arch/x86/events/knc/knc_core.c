@@ -39,6 +39,18 @@ static u64 knc_prev_count(u64 counter)
 	return sign_extend64(counter, KNC_CNTVAL_BITS - 1);
 }
 
+/*
+ * perf_event_update_userpage(), where there is a user page to update: only
+ * an event with a ring buffer has one (perf_mmap() attaches it, then
+ * publishes the page itself). Most events have none, and the test here
+ * spares the context switch the call, its RCU read side and its own test.
+ */
+static __always_inline void knc_update_userpage(struct perf_event *event)
+{
+	if (READ_ONCE(event->rb))
+		perf_event_update_userpage(event);
+}
+
 /* Fold the counter's progress since the last read into the 64-bit count. */
 static void knc_event_update(const struct knc_hw_ops *ops,
 			     struct perf_event *event)
@@ -120,7 +132,7 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 	}
 	if (!unthrottled && unlikely(hwc->interrupts == KNC_THROTTLED)) {
 		if (flags & PERF_EF_RELOAD)
-			perf_event_update_userpage(event);
+			knc_update_userpage(event);
 		return;
 	}
 	hwc->state = 0;
@@ -130,7 +142,7 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 	kp->ops->write_evtsel(hwc->idx, hwc->config);
 	trace_knc_counter_start(hwc->idx, hwc->config,
 				local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK);
-	perf_event_update_userpage(event);
+	knc_update_userpage(event);
 }
 
 static void knc_pmu_start(struct perf_event *event, int flags)
@@ -261,7 +273,7 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	if (flags & PERF_EF_START)
 		__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD, true); /* publishes */
 	else
-		perf_event_update_userpage(event);
+		knc_update_userpage(event);
 	return 0;
 }
 
@@ -273,7 +285,7 @@ static void knc_pmu_del(struct perf_event *event, int flags)
 	__knc_pmu_stop(kp, cpuc, event, PERF_EF_UPDATE);
 	cpuc->events[event->hw.idx] = NULL;
 	event->hw.idx = -1;
-	perf_event_update_userpage(event);
+	knc_update_userpage(event);
 }
 
 static void knc_pmu_read(struct perf_event *event)
@@ -642,7 +654,7 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 			continue;
 		knc_event_update(ops, event);
 		elapsed = knc_event_set_period(ops, event);
-		perf_event_update_userpage(event);
+		knc_update_userpage(event);
 		/* Counting events, and pieces of long periods, end here. */
 		if (!elapsed || !is_sampling_event(event))
 			continue;
