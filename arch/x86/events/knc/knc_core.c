@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
+#include <linux/static_call.h>
 #include <asm/hardirq.h>
 #include <asm/nmi.h>
 #include <asm/perf_regs.h>
@@ -51,9 +52,18 @@ static __always_inline void knc_update_userpage(struct perf_event *event)
 		perf_event_update_userpage(event);
 }
 
+/*
+ * An event's own registers, which every context switch writes and reads,
+ * are static calls to the backend's ops, set as it registers (one backend
+ * at a time): the calls go straight to the backend, with no ops to load
+ * and no indirect branch.
+ */
+DEFINE_STATIC_CALL_NULL(knc_read_counter, *((struct knc_hw_ops *)0)->read_counter);
+DEFINE_STATIC_CALL_NULL(knc_write_counter, *((struct knc_hw_ops *)0)->write_counter);
+DEFINE_STATIC_CALL_NULL(knc_write_evtsel, *((struct knc_hw_ops *)0)->write_evtsel);
+
 /* Fold the counter's progress since the last read into the 64-bit count. */
-static void knc_event_update(const struct knc_hw_ops *ops,
-			     struct perf_event *event)
+static void knc_event_update(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now, delta;
@@ -61,7 +71,7 @@ static void knc_event_update(const struct knc_hw_ops *ops,
 	/* The PMI handler may update the same event between our two reads. */
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = knc_prev_count(ops->read_counter(hwc->idx));
+		now = knc_prev_count(static_call(knc_read_counter)(hwc->idx));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	delta = knc_delta(prev, now);
@@ -74,8 +84,7 @@ static void knc_event_update(const struct knc_hw_ops *ops,
  * publishes the new prev_count (perf_event_update_userpage()).
  * Return: true when a sampling period elapsed.
  */
-static __always_inline bool knc_event_set_period(const struct knc_hw_ops *ops,
-						 struct perf_event *event)
+static __always_inline bool knc_event_set_period(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	s64 left = local64_read(&hwc->period_left);
@@ -86,7 +95,7 @@ static __always_inline bool knc_event_set_period(const struct knc_hw_ops *ops,
 		hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, left);
 	local64_set(&hwc->prev_count, knc_prev_count(start));
-	ops->write_counter(hwc->idx, start);
+	static_call(knc_write_counter)(hwc->idx, start);
 	return elapsed;
 }
 
@@ -128,7 +137,7 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 		return;
 	if (flags & PERF_EF_RELOAD) {
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
-		knc_event_set_period(kp->ops, event);
+		knc_event_set_period(event);
 	}
 	if (!unthrottled && unlikely(hwc->interrupts == KNC_THROTTLED)) {
 		if (flags & PERF_EF_RELOAD)
@@ -139,7 +148,7 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 	cpuc->running |= BIT(hwc->idx);
 	if (knc_event_spflt(event))
 		knc_spflt_start(kp->ops, cpuc, event);
-	kp->ops->write_evtsel(hwc->idx, hwc->config);
+	static_call(knc_write_evtsel)(hwc->idx, hwc->config);
 	trace_knc_counter_start(hwc->idx, hwc->config,
 				local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK);
 	knc_update_userpage(event);
@@ -160,14 +169,15 @@ static __always_inline void __knc_pmu_stop(struct knc_pmu *kp,
 	bool running = !(hwc->state & PERF_HES_STOPPED);
 
 	if (running) {
-		kp->ops->write_evtsel(hwc->idx, hwc->config & ~KNC_EVTSEL_EN);
+		static_call(knc_write_evtsel)(hwc->idx,
+					      hwc->config & ~KNC_EVTSEL_EN);
 		if (knc_event_spflt(event))
 			knc_spflt_stop(kp->ops, cpuc, event);
 		cpuc->running &= ~BIT(hwc->idx);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
-		knc_event_update(kp->ops, event);
+		knc_event_update(event);
 		hwc->state |= PERF_HES_UPTODATE;
 	}
 	if (running)
@@ -290,7 +300,7 @@ static void knc_pmu_del(struct perf_event *event, int flags)
 
 static void knc_pmu_read(struct perf_event *event)
 {
-	knc_event_update(to_knc_pmu(event->pmu)->ops, event);
+	knc_event_update(event);
 }
 
 /*
@@ -652,8 +662,8 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 
 		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
-		knc_event_update(ops, event);
-		elapsed = knc_event_set_period(ops, event);
+		knc_event_update(event);
+		elapsed = knc_event_set_period(event);
 		knc_update_userpage(event);
 		/* Counting events, and pieces of long periods, end here. */
 		if (!elapsed || !is_sampling_event(event))
@@ -686,6 +696,9 @@ void knc_pmu_setup(struct knc_pmu *kp)
 {
 	const struct knc_hw_ops *ops = kp->ops;
 
+	static_call_update(knc_read_counter, ops->read_counter);
+	static_call_update(knc_write_counter, ops->write_counter);
+	static_call_update(knc_write_evtsel, ops->write_evtsel);
 	mutex_init(&kp->reserve_lock);
 	kp->reserved = !ops->reserve;
 	kp->pmu = (struct pmu) {
