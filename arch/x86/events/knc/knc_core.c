@@ -80,11 +80,12 @@ static void knc_event_update(struct perf_event *event)
 }
 
 /*
- * Program the counter to overflow at the end of the period. The caller
- * publishes the new prev_count (perf_event_update_userpage()).
+ * Program the event's counter, @idx, to overflow at the end of the period.
+ * The caller publishes the new prev_count (perf_event_update_userpage()).
  * Return: true when a sampling period elapsed.
  */
-static __always_inline bool knc_event_set_period(struct perf_event *event)
+static __always_inline bool knc_event_set_period(struct perf_event *event,
+						 int idx)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	s64 left = local64_read(&hwc->period_left);
@@ -95,7 +96,7 @@ static __always_inline bool knc_event_set_period(struct perf_event *event)
 		hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, left);
 	local64_set(&hwc->prev_count, knc_prev_count(start));
-	static_call(knc_write_counter)(hwc->idx, start);
+	static_call(knc_write_counter)(idx, start);
 	return elapsed;
 }
 
@@ -125,7 +126,29 @@ static __always_inline bool knc_event_set_period(struct perf_event *event)
  * So pmu::start (@unthrottled false) gives a throttled event its new
  * period but leaves it stopped until perf core clears the mark. add()
  * needs no test: event_sched_in() clears it.
+ *
+ * knc_event_run() starts a stopped event whose counter, @idx, holds its
+ * start.
  */
+static __always_inline void knc_event_run(struct knc_pmu *kp,
+					  struct knc_cpu_hw *cpuc,
+					  struct perf_event *event, int idx)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->state = 0;
+	cpuc->running |= BIT(idx);
+	if (knc_event_spflt(event))
+		knc_spflt_start(kp->ops, cpuc, event);
+	static_call(knc_write_evtsel)(idx, hwc->config);
+	/* The arguments only when tracing: not at every context switch. */
+	if (trace_knc_counter_start_enabled())
+		trace_knc_counter_start(idx, hwc->config,
+					local64_read(&hwc->prev_count) &
+					KNC_CNTVAL_MASK);
+	knc_update_userpage(event);
+}
+
 static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 					    struct knc_cpu_hw *cpuc,
 					    struct perf_event *event, int flags,
@@ -137,21 +160,14 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 		return;
 	if (flags & PERF_EF_RELOAD) {
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
-		knc_event_set_period(event);
+		knc_event_set_period(event, hwc->idx);
 	}
 	if (!unthrottled && unlikely(hwc->interrupts == KNC_THROTTLED)) {
 		if (flags & PERF_EF_RELOAD)
 			knc_update_userpage(event);
 		return;
 	}
-	hwc->state = 0;
-	cpuc->running |= BIT(hwc->idx);
-	if (knc_event_spflt(event))
-		knc_spflt_start(kp->ops, cpuc, event);
-	static_call(knc_write_evtsel)(hwc->idx, hwc->config);
-	trace_knc_counter_start(hwc->idx, hwc->config,
-				local64_read(&hwc->prev_count) & KNC_CNTVAL_MASK);
-	knc_update_userpage(event);
+	knc_event_run(kp, cpuc, event, hwc->idx);
 }
 
 static void knc_pmu_start(struct perf_event *event, int flags)
@@ -167,21 +183,21 @@ static __always_inline void __knc_pmu_stop(struct knc_pmu *kp,
 {
 	struct hw_perf_event *hwc = &event->hw;
 	bool running = !(hwc->state & PERF_HES_STOPPED);
+	int idx = hwc->idx;
 
 	if (running) {
-		static_call(knc_write_evtsel)(hwc->idx,
-					      hwc->config & ~KNC_EVTSEL_EN);
+		static_call(knc_write_evtsel)(idx, hwc->config & ~KNC_EVTSEL_EN);
 		if (knc_event_spflt(event))
 			knc_spflt_stop(kp->ops, cpuc, event);
-		cpuc->running &= ~BIT(hwc->idx);
+		cpuc->running &= ~BIT(idx);
 		hwc->state |= PERF_HES_STOPPED;
 	}
 	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
 		knc_event_update(event);
 		hwc->state |= PERF_HES_UPTODATE;
 	}
-	if (running)
-		trace_knc_counter_stop(hwc->idx, hwc->config & ~KNC_EVTSEL_EN,
+	if (running && trace_knc_counter_stop_enabled())
+		trace_knc_counter_stop(idx, hwc->config & ~KNC_EVTSEL_EN,
 				       local64_read(&hwc->prev_count) &
 				       KNC_CNTVAL_MASK);
 }
@@ -271,19 +287,26 @@ static int knc_pmu_add(struct perf_event *event, int flags)
 	 * switch, and gathering the events for knc_assign() costs more than
 	 * the rest of add().
 	 */
-	idx = free ? __ffs(free) : knc_add_reassign(cpuc, event);
-	if (idx < 0)
-		return idx;
+	if (free) {
+		idx = __ffs(free);
+	} else {
+		idx = knc_add_reassign(cpuc, event);
+		if (idx < 0)
+			return idx;
+	}
 
 	event->hw.idx = idx;
 	cpuc->events[idx] = event;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (knc_event_spflt(event))
 		knc_spflt_restore(kp->ops, cpuc, event);
-	if (flags & PERF_EF_START)
-		__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD, true); /* publishes */
-	else
+	if (!(flags & PERF_EF_START)) {
 		knc_update_userpage(event);
+		return 0;
+	}
+	/* start(PERF_EF_RELOAD), less what add() has just made true */
+	knc_event_set_period(event, idx);
+	knc_event_run(kp, cpuc, event, idx);	/* publishes */
 	return 0;
 }
 
@@ -291,9 +314,10 @@ static void knc_pmu_del(struct perf_event *event, int flags)
 {
 	struct knc_pmu *kp = to_knc_pmu(event->pmu);
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
+	int idx = event->hw.idx;
 
 	__knc_pmu_stop(kp, cpuc, event, PERF_EF_UPDATE);
-	cpuc->events[event->hw.idx] = NULL;
+	cpuc->events[idx] = NULL;
 	event->hw.idx = -1;
 	knc_update_userpage(event);
 }
@@ -663,7 +687,7 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
 		knc_event_update(event);
-		elapsed = knc_event_set_period(event);
+		elapsed = knc_event_set_period(event, idx);
 		knc_update_userpage(event);
 		/* Counting events, and pieces of long periods, end here. */
 		if (!elapsed || !is_sampling_event(event))
