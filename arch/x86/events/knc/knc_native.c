@@ -241,7 +241,13 @@ static void knc_native_cpu_reset(void)
 	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
-static u64 knc_native_read_counter(unsigned int idx)
+/*
+ * An event's own registers, which every context switch reads and writes
+ * (the core's static calls): notrace, as native_read_msr() and
+ * native_write_msr() under them are; the knc tracepoints record the
+ * accesses instead.
+ */
+static notrace u64 knc_native_read_counter(unsigned int idx)
 {
 	u64 val;
 
@@ -249,12 +255,12 @@ static u64 knc_native_read_counter(unsigned int idx)
 	return val & KNC_CNTVAL_MASK;
 }
 
-static void knc_native_write_counter(unsigned int idx, u64 val)
+static notrace void knc_native_write_counter(unsigned int idx, u64 val)
 {
 	wrmsrq(KNC_MSR_PERFCTR0 + idx, val & KNC_CNTVAL_MASK);
 }
 
-static void knc_native_write_evtsel(unsigned int idx, u64 val)
+static notrace void knc_native_write_evtsel(unsigned int idx, u64 val)
 {
 	wrmsrq(KNC_MSR_EVNTSEL0 + idx, val);
 }
