@@ -123,9 +123,9 @@ static __always_inline bool knc_event_set_period(struct perf_event *event,
  * perf_adjust_period() in the PMI's own perf_event_overflow() restarts a
  * throttled event too. Started there, the event would count on while
  * marked throttled, and the next tick's start() would find it running.
- * So pmu::start (@unthrottled false) gives a throttled event its new
- * period but leaves it stopped until perf core clears the mark. add()
- * needs no test: event_sched_in() clears it.
+ * So pmu::start gives a throttled event its new period but leaves it
+ * stopped until perf core clears the mark. add() needs no test:
+ * event_sched_in() clears it.
  *
  * knc_event_run() starts a stopped event whose counter, @idx, holds its
  * start.
@@ -151,8 +151,7 @@ static __always_inline void knc_event_run(struct knc_pmu *kp,
 
 static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 					    struct knc_cpu_hw *cpuc,
-					    struct perf_event *event, int flags,
-					    bool unthrottled)
+					    struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
@@ -162,7 +161,7 @@ static __always_inline void __knc_pmu_start(struct knc_pmu *kp,
 		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
 		knc_event_set_period(event, hwc->idx);
 	}
-	if (!unthrottled && unlikely(hwc->interrupts == KNC_THROTTLED)) {
+	if (unlikely(hwc->interrupts == KNC_THROTTLED)) {
 		if (flags & PERF_EF_RELOAD)
 			knc_update_userpage(event);
 		return;
@@ -174,7 +173,7 @@ static void knc_pmu_start(struct perf_event *event, int flags)
 {
 	struct knc_pmu *kp = to_knc_pmu(event->pmu);
 
-	__knc_pmu_start(kp, this_cpu_ptr(kp->cpu_hw), event, flags, false);
+	__knc_pmu_start(kp, this_cpu_ptr(kp->cpu_hw), event, flags);
 }
 
 static __always_inline void __knc_pmu_stop(struct knc_pmu *kp,
@@ -468,7 +467,7 @@ static void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc,
 		if (!event)
 			continue;
 		if (running & BIT(i)) {
-			__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD, false);
+			__knc_pmu_start(kp, cpuc, event, PERF_EF_RELOAD);
 			continue;
 		}
 		local64_set(&event->hw.prev_count,
@@ -639,7 +638,6 @@ static int knc_pmu_event_init(struct perf_event *event)
 	return 0;
 }
 
-/* The CR4.PCE a CPU running @mm needs: set while one of its events is mapped. */
 /*
  * The PMI, delivered as an NMI, in the order Intel document 327357-001
  * prescribes (section 1.4.3.9): stop the counters, read and clear the
