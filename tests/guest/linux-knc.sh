@@ -218,7 +218,7 @@ case_add "$(defect_or_fixed \
 t_status0_nmi_left() {
 	expect_status0_nmis_left instructions perf_event_nmi_handler
 }
-case_add --last "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left
+case_add "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left
 
 # An overflow while the PMI line is up raises no PMI of its own (section
 # 1.4.3.9): knc_pmu_handle_irq() must find it in GLOBAL_STATUS beside the
