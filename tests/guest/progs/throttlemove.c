@@ -8,9 +8,12 @@
  * (knc/instructions_executed/u, PERIOD, a ring buffer), which takes
  * counter 0. Its first overflow throttles it: run under
  * perf_event_max_sample_rate 1, every PMI that samples does. As soon as the
- * PERF_RECORD_THROTTLE is in the buffer, this task opens a per-task
- * knc/l2_read_miss/ of its own, which only counter 0 can count: the driver
- * moves E, stopped, to counter 1. E is read just before and just after.
+ * PERF_RECORD_THROTTLE is in the buffer, this task enables a per-task
+ * knc/l2_read_miss/ of its own, opened disabled beforehand, which only
+ * counter 0 can count: the driver moves E, stopped, to counter 1. E is
+ * read just before and just after. An enable is the cheapest way in (an
+ * open costs an allocation and more, which on a debug kernel under TCG
+ * can take longer than the tick's 4 ms every time).
  * Then, perf core having unthrottled E at a tick, PERIOD more events
  * must overflow it again.
  *
@@ -41,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -222,12 +226,14 @@ static int try_move(int cpu, uint64_t counts[3])
 		.size = sizeof(l),
 		.type = e.type,
 		.config = L2_READ_MISS,
+		.disabled = 1,
 	};
 	uint64_t moved_ns, start;
 	int efd, lfd, held;
 
 	e.sample_period = period;
 	leave_counter_1(e.type);
+	lfd = open_event(&l, 0, -1);
 	efd = open_event(&e, -1, cpu);
 	ring = mmap(NULL, (DATA_PAGES + 1) * page_size, PROT_READ | PROT_WRITE,
 		    MAP_SHARED, efd, 0);
@@ -241,7 +247,8 @@ static int try_move(int cpu, uint64_t counts[3])
 	if (!nthrottle)
 		fail("the first overflow did not throttle (perf_event_max_sample_rate 1?)");
 	counts[0] = count_of(efd);
-	lfd = open_event(&l, 0, -1);
+	if (ioctl(lfd, PERF_EVENT_IOC_ENABLE, 0))
+		die("PERF_EVENT_IOC_ENABLE");
 	counts[1] = count_of(efd);
 	moved_ns = now_ns();
 
