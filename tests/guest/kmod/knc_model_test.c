@@ -555,22 +555,44 @@ static gate_desc knc_idt[IDT_ENTRIES] __aligned(PAGE_SIZE);
 	_d;								\
 })
 
-static int r_handler_invocation(void)
+/*
+ * With interrupts off: save the IDT in @saved and make knc_idt a copy of
+ * it, whose vectors knc_idt_gate() may point elsewhere before
+ * knc_idt_load() loads it; native_load_idt(@saved) puts it back.
+ */
+static void knc_idt_copy(struct desc_ptr *saved)
 {
-	struct desc_ptr idt, priv = {
+	store_idt(saved);
+	memcpy(knc_idt, (void *)saved->address, sizeof(knc_idt));
+}
+
+static void knc_idt_gate(unsigned int vector, void (*handler)(void))
+{
+	pack_gate(&knc_idt[vector], GATE_INTERRUPT, (unsigned long)handler,
+		  0, 0, __KERNEL_CS);
+}
+
+static void knc_idt_load(void)
+{
+	struct desc_ptr priv = {
 		.size = sizeof(knc_idt) - 1,
 		.address = (unsigned long)knc_idt,
 	};
+
+	native_load_idt(&priv);
+}
+
+static int r_handler_invocation(void)
+{
+	struct desc_ptr idt;
 	unsigned long flags;
 	u32 nops, ints;
 
 	counter0_counts(0);
 	local_irq_save(flags);
-	store_idt(&idt);
-	memcpy(knc_idt, (void *)idt.address, sizeof(knc_idt));
-	pack_gate(&knc_idt[KNC_TEST_VECTOR], GATE_INTERRUPT,
-		  (unsigned long)knc_model_test_iret, 0, 0, __KERNEL_CS);
-	native_load_idt(&priv);
+	knc_idt_copy(&idt);
+	knc_idt_gate(KNC_TEST_VECTOR, knc_model_test_iret);
+	knc_idt_load();
 	nops = RDPMC_AROUND("nop");
 	ints = RDPMC_AROUND("int %2");
 	native_load_idt(&idt);
@@ -635,22 +657,16 @@ STACK_FRAME_NON_STANDARD(knc_model_test_gp);
 
 static int r_faulting_insns(void)
 {
-	struct desc_ptr idt, priv = {
-		.size = sizeof(knc_idt) - 1,
-		.address = (unsigned long)knc_idt,
-	};
+	struct desc_ptr idt;
 	unsigned long flags;
 	u32 nops, uds, gps;
 
 	counter0_counts(0);
 	local_irq_save(flags);
-	store_idt(&idt);
-	memcpy(knc_idt, (void *)idt.address, sizeof(knc_idt));
-	pack_gate(&knc_idt[X86_TRAP_UD], GATE_INTERRUPT,
-		  (unsigned long)knc_model_test_ud, 0, 0, __KERNEL_CS);
-	pack_gate(&knc_idt[X86_TRAP_GP], GATE_INTERRUPT,
-		  (unsigned long)knc_model_test_gp, 0, 0, __KERNEL_CS);
-	native_load_idt(&priv);
+	knc_idt_copy(&idt);
+	knc_idt_gate(X86_TRAP_UD, knc_model_test_ud);
+	knc_idt_gate(X86_TRAP_GP, knc_model_test_gp);
+	knc_idt_load();
 	nops = RDPMC_AROUND_FAULTS("nop");
 	uds = RDPMC_AROUND_FAULTS("ud2");
 	gps = RDPMC_AROUND_FAULTS("mov (%%rdi), %%rdx");
