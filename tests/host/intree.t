@@ -101,7 +101,8 @@ else
 			[ "$(ar t "$o/knc/built-in.a" | xargs -n 1 basename | xargs)" = \
 			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_spflt.o knc_sysfs.o knc_logic_test.o knc_sim_main.o knc_sim_access.o knc_sim_clock.o knc_sim_inject.o knc_sim_irqoff.o knc_sim_pmi.o knc_sim_model.o knc_sim_model_test.o" ] &&
 			! ar t "$o/intel/built-in.a" | grep -q "knc\.o$" &&
-			nm "$o/knc/knc_main.o" | grep -q " U perf_event_overflow$" &&
+			nm "$o/knc/knc_core.o" | grep -q " U perf_event_overflow$" &&
+			nm "$o/knc/knc_core.o" | grep -q " U perf_sample_event_took$" &&
 			! nm "$o"/knc/knc_*.o | grep -q "register_kprobe" || st=1
 		[ $st -eq 0 ] || echo "a warning in knc/, not all of knc built in, intel/knc.o linked, or no direct perf_event_overflow() call" >>"$log"
 	fi

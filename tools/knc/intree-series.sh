@@ -61,14 +61,16 @@ PY
 }
 
 # 1. The driver, in place of intel/knc.c: family 11 without arch perfmon
-# is knc's. Built in, it needs none of knc_module.c. The KUnit tests come
-# in patch 3.
+# is knc's. Built in, it needs none of knc_module.c, and it calls perf core
+# directly: its knc_perf.h is tools/knc/intree/knc_perf.h. The KUnit tests
+# come in patch 3.
 is_test() { case $1 in *_test.c | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
 mkdir -p arch/x86/events/knc
 for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
 	case $f in */knc_module.c) continue ;; esac
 	is_test "$f" || cp "$REPO/$f" arch/x86/events/knc/
 done
+cp "$MSG/knc_perf.h" arch/x86/events/knc/
 intree_makefile without-kunit
 python3 - <<'PY'
 import re

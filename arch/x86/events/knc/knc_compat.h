@@ -10,13 +10,6 @@
 #ifndef _KNC_COMPAT_H
 #define _KNC_COMPAT_H
 
-/*
- * The kernels the modules build for and are tested on (their modinfo
- * description; dkms.conf, the Makefile and the docs say the same:
- * tests/host/kver.t).
- */
-#define KNC_KERNELS	"Linux 6.1 up to 7.3, x86_64"
-
 #include <linux/hrtimer.h>
 #include <linux/perf_event.h>
 #include <asm/hardirq.h>

@@ -24,11 +24,6 @@
 #define CREATE_TRACE_POINTS
 #include "knc_trace.h"
 
-/* perf_event_overflow(), or NULL: the PMU then counts only. */
-knc_overflow_fn knc_overflow;
-/* perf_sample_event_took(), or NULL: perf's throttle sees no PMI's time. */
-knc_took_fn knc_took;
-
 /*
  * A counter value as hw_perf_event::prev_count keeps it: sign-extended from
  * 40 bits, as the x86 core does, because perf_event_update_userpage()
@@ -366,8 +361,8 @@ static int knc_validate_group(struct perf_event *event)
  * the task's whole life once a per-task event existed; unloading the module
  * that owns the PMU then leaves context switches calling into freed
  * memory. Pin that module from the first per-task event on. 6.2 reworked
- * contexts (each PMU's part is freed with its last event), so Kbuild sets
- * KNC_PIN_TASK_CONTEXT only before it.
+ * contexts (each PMU's part is freed with its last event): only before it
+ * is the module pinned.
  */
 #ifdef KNC_PIN_TASK_CONTEXT
 static const bool knc_pin_task_context = true;
@@ -597,7 +592,7 @@ static int knc_pmu_event_init(struct perf_event *event)
 	if (idx < 0)
 		return idx;
 	if (config & KNC_EVTSEL_ANY) {
-		ret = knc_any_allowed(event);
+		ret = perf_allow_cpu(&event->attr);
 		if (ret)
 			return ret;
 	}
@@ -607,7 +602,7 @@ static int knc_pmu_event_init(struct perf_event *event)
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &
 	    PERF_REG_EXTENDED_MASK)
 		return -EINVAL;
-	if (is_sampling_event(event) && !knc_overflow)
+	if (is_sampling_event(event) && !knc_can_sample())
 		return -EOPNOTSUPP;
 
 	hwc->config = knc_evtsel(config, !attr->exclude_user,
@@ -659,13 +654,12 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	struct pt_regs *sregs;
 	unsigned long status;
 	bool stopped, elapsed;
-	u64 start = 0;
+	u64 start;
 	int idx;
 
 	if (!kp || !READ_ONCE(kp->reserved))
 		return NMI_DONE;
-	if (knc_took)
-		start = sched_clock();
+	start = sched_clock();
 	ops = kp->ops;
 	cpuc = this_cpu_ptr(kp->cpu_hw);
 	stopped = cpuc->running;
@@ -691,7 +685,7 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		if (!elapsed || !is_sampling_event(event))
 			continue;
 		perf_sample_data_init(&data, 0, event->hw.last_period);
-		if (knc_overflow(event, &data, sregs))
+		if (perf_event_overflow(event, &data, sregs))
 			knc_pmu_stop(event, 0);	/* throttled */
 	}
 	inc_perf_irq_stat();
@@ -700,8 +694,7 @@ out:
 		ops->write_global_ctrl(KNC_COUNTERS_MASK);
 	if (!status)
 		return NMI_DONE;
-	if (knc_took)
-		knc_took(sched_clock() - start);
+	perf_sample_event_took(sched_clock() - start);
 	return hweight_long(status);
 }
 
@@ -738,7 +731,7 @@ void knc_pmu_setup(struct knc_pmu *kp)
 		.event_unmapped	= knc_pmu_event_unmapped,
 		.event_idx	= knc_pmu_event_idx,
 	};
-	if (!knc_overflow)
+	if (!knc_can_sample())
 		kp->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
 	if (!boot_cpu_has(X86_FEATURE_HYBRID_CPU)) {
 		struct x86_pmu_capability cap;

@@ -2,9 +2,9 @@
 /*
  * Knights Corner core PMU: the hardware interface.
  *
- * The driver (knc_pmu.ko) programs the PMU only through these ops. A
+ * The driver (knc_pmu) programs the PMU only through these ops. A
  * backend fills them and registers with knc_pmu_register():
- * the native backend (knc_native.c, also in knc_pmu.ko) with the KNC MSRs,
+ * the native backend (knc_native.c, also in knc_pmu) with the KNC MSRs,
  * the simulator (knc_sim.ko) with per-CPU registers in memory. One backend
  * at a time: the PMI is one per CPU, and perf knows one PMU named "knc".
  */

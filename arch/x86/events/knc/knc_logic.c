@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Knights Corner core PMU: event table, config validation, counter
- * assignment and 40-bit counter arithmetic. Built both into the module and
+ * assignment and 40-bit counter arithmetic. Built both into the driver and
  * into the host unit tests, so it only uses <linux/types.h>-level helpers.
  */
 #include <linux/errno.h>

@@ -11,9 +11,9 @@
 #include <linux/bits.h>
 
 /*
- * The symbol namespace of knc_pmu.ko's exports: EXPORT_SYMBOL_NS_GPL(sym,
+ * The symbol namespace of knc_pmu's exports: EXPORT_SYMBOL_NS_GPL(sym,
  * KNC_NS), MODULE_IMPORT_NS(KNC_NS). A string literal since 6.13; before,
- * a bare identifier the macros stringify (the Makefile's KNC_NS_IDENT).
+ * a bare identifier the macros stringify.
  */
 #ifdef KNC_NS_IDENT
 #define KNC_NS KNC_PMU
@@ -95,8 +95,8 @@ struct knc_event_desc {
 #define KNC_HW_CACHE_RESULTS	2
 
 /*
- * knc_events.tbl, generated from the JSON by tools/knc/gen-events.py (make
- * gen), defines these; knc_logic.c includes it.
+ * knc_events.tbl, generated from the perf JSON event tables, defines
+ * these; knc_logic.c includes it.
  */
 extern const struct knc_event_desc knc_events[];
 extern const unsigned int knc_num_events;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Knights Corner core PMU: registration, CPU hotplug, and the entry point
- * of knc_pmu.ko, the counter core with the native backend.
+ * of knc_pmu, the counter core with the native backend.
  *
- * On a KNC whose PMU works, loading registers the knc PMU on the MSRs. On
+ * On a KNC whose PMU works, knc_pmu registers the knc PMU on the MSRs. On
  * any other CPU, or where the counters do not keep their values (an
- * emulator showing a KNC CPUID), the module loads as the core alone, for
- * another backend to register with (knc_sim.ko).
+ * emulator showing a KNC CPUID), it starts as the core alone, for another
+ * backend to register with (knc_sim.ko).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,10 +18,6 @@
 #include <asm/nmi.h>
 
 #include "knc_pmu.h"
-
-static bool sampling = true;
-module_param(sampling, bool, 0444);
-MODULE_PARM_DESC(sampling, "Offer sampling events (default 1); 0 makes the PMU count only, as when perf_event_overflow() cannot be found");
 
 /*
  * The registered PMU. There is one PMI per CPU and one PMU named "knc", so
@@ -111,7 +107,7 @@ struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
 
 	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s%s\n",
 		ops->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS, knc_num_events,
-		knc_overflow ? "sampling" : "counting only",
+		knc_can_sample() ? "sampling" : "counting only",
 		kp->generic_types ? ", generic events (no x86 core PMU)" : "",
 		kp->user_rdpmc ? ", rdpmc" : "");
 	return kp;
@@ -167,12 +163,7 @@ static int __init knc_core_init(void)
 {
 	int ret;
 
-	if (sampling)
-		knc_find_perf_calls();
-	if (!knc_overflow)
-		pr_info("sampling unavailable (%s): counting only\n",
-			sampling ? "perf_event_overflow() not found" :
-			"sampling=0");
+	knc_perf_init();
 	ret = knc_sysfs_init();
 	if (ret)
 		return ret;
@@ -216,7 +207,3 @@ static void __exit knc_pmu_exit(void)
 
 module_init(knc_pmu_init);
 module_exit(knc_pmu_exit);
-
-#define KNC_PMU_DESCRIPTION "Intel Xeon Phi (Knights Corner) core PMU for perf: the knc PMU on the KNC MSRs, and the core other backends (knc_sim) register with"
-MODULE_DESCRIPTION(KNC_PMU_DESCRIPTION " (" KNC_KERNELS ")");
-MODULE_LICENSE("GPL");

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Knights Corner core PMU: what only the out-of-tree module needs. The
- * in-tree driver is built in (it replaces arch/x86/events/intel/knc.c) and
- * leaves this file out: knc_pmu.h then gives each of these its built-in
- * form.
+ * Knights Corner core PMU: what only the out-of-tree module needs, for
+ * knc_perf.h. The in-tree driver is built in (it replaces
+ * arch/x86/events/intel/knc.c), leaves this file out, and has its own
+ * knc_perf.h.
  *
- *  - knc_find_perf_calls(): perf_event_overflow() and
- *    perf_sample_event_took() are not exported to modules; found through
- *    kallsyms_lookup_name(), itself found through a kprobe.
- *  - knc_any_allowed(): perf_event_paranoid, which decides who may count
+ *  - knc_perf_init(): perf_event_overflow() and perf_sample_event_took()
+ *    are not exported to modules; found through kallsyms_lookup_name(),
+ *    itself found through a kprobe (the parameter "sampling").
+ *  - knc_allow_cpu(): perf_event_paranoid, which decides who may count
  *    the other threads of a core, is not exported either.
  *  - knc_clear_x86_dirty(): with Linux's own driver, the x86 core PMU
  *    ("cpu") uses the same counters before knc reserves them, and zeroes them
@@ -29,6 +29,24 @@
 #include <asm/mmu.h>
 
 #include "knc_pmu.h"
+
+/*
+ * The kernels the modules build for and are tested on (knc_pmu's modinfo
+ * description; dkms.conf, the Makefile and the docs say the same:
+ * tests/host/kver.t).
+ */
+#define KNC_KERNELS	"Linux 6.1 up to 7.3, x86_64"
+
+#define KNC_PMU_DESCRIPTION "Intel Xeon Phi (Knights Corner) core PMU for perf: the knc PMU on the KNC MSRs, and the core other backends (knc_sim) register with"
+MODULE_DESCRIPTION(KNC_PMU_DESCRIPTION " (" KNC_KERNELS ")");
+MODULE_LICENSE("GPL");
+
+static bool sampling = true;
+module_param(sampling, bool, 0444);
+MODULE_PARM_DESC(sampling, "Offer sampling events (default 1); 0 makes the PMU count only, as when perf_event_overflow() cannot be found");
+
+knc_overflow_fn knc_overflow;
+knc_took_fn knc_took;
 
 /*
  * perf_event_overflow() hands a sample to perf core, but Linux 6.1 does not
@@ -69,7 +87,7 @@ static unsigned long knc_find_call(unsigned long (*lookup)(const char *name),
 	return addr;
 }
 
-void knc_find_perf_calls(void)
+static void __init knc_find_perf_calls(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
 	unsigned long (*lookup)(const char *name);
@@ -93,6 +111,16 @@ void knc_find_perf_calls(void)
 	knc_took = (knc_took_fn)knc_find_call(lookup, "perf_sample_event_took");
 }
 
+void __init knc_perf_init(void)
+{
+	if (sampling)
+		knc_find_perf_calls();
+	if (!knc_overflow)
+		pr_info("sampling unavailable (%s): counting only\n",
+			sampling ? "perf_event_overflow() not found" :
+			"sampling=0");
+}
+
 /*
  * Thread-count mode counts the other threads of the core: what x86 allows
  * for AnyThread, perf_allow_cpu(). A module cannot read
@@ -100,7 +128,7 @@ void knc_find_perf_calls(void)
  * CAP_PERFMON or CAP_SYS_ADMIN; a CPU-wide one passes perf_allow_cpu() in
  * the core when its context is found, after event_init.
  */
-int knc_any_allowed(struct perf_event *event)
+int knc_allow_cpu(struct perf_event *event)
 {
 	if (!(event->attach_state & PERF_ATTACH_TASK) || perfmon_capable())
 		return 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Knights Corner core PMU: the native backend, the KNC MSRs themselves
- * (Intel document 327357-001, section 1.4), in knc_pmu.ko with the core.
+ * (Intel document 327357-001, section 1.4), in knc_pmu with the core.
  * knc_native_init() registers the knc PMU on them where they work.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -32,21 +32,6 @@ MODULE_DEVICE_TABLE(x86cpu, knc_native_ids);
 static bool hw_check = true;
 module_param(hw_check, bool, 0444);
 MODULE_PARM_DESC(hw_check, "Refuse a native PMU whose counter MSRs do not keep what is written to them, as under an emulator; checked at load where no other driver holds them (default 1; 0 is for testing the MSR paths there)");
-
-/*
- * The LVT performance entry. From 6.6 on apic_read() and apic_write() are
- * static calls that modules cannot link against; the apic driver struct
- * they call through is exported on both kernels.
- */
-static u32 knc_apic_read(u32 reg)
-{
-	return apic->read(reg);
-}
-
-static void knc_apic_write(u32 reg, u32 val)
-{
-	apic->write(reg, val);
-}
 
 /*
  * Like the x86 core's check_hw_exists(): a hypervisor or emulator may
@@ -91,7 +76,7 @@ static void knc_native_read_regs(void *data)
 	rdmsrq_safe(KNC_MSR_SPFLT_CTRL, &r->spflt);
 	rdmsrq_safe(KNC_MSR_GLOBAL_STATUS, &r->status);
 	rdmsrq_safe(KNC_MSR_GLOBAL_CTRL, &r->ctrl);
-	r->lvtpc = knc_apic_read(APIC_LVTPC);
+	r->lvtpc = apic_read(APIC_LVTPC);
 }
 
 static void knc_native_show_evtsel(struct seq_file *m, unsigned int cpu,
@@ -238,7 +223,7 @@ static void knc_native_cpu_quiesce(void)
 static void knc_native_cpu_reset(void)
 {
 	knc_native_cpu_quiesce();
-	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
 /*
@@ -285,7 +270,7 @@ static void knc_native_write_ovf_ctrl(u64 val)
 
 static void knc_native_unmask_pmi(void)
 {
-	knc_apic_write(APIC_LVTPC, APIC_DM_NMI);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
 static u64 knc_native_read_spflt(void)

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Knights Corner core PMU: what the files of knc_pmu.ko share.
+ * Knights Corner core PMU: what the files of knc_pmu share.
  *
  *   knc_core.c    the counter core: event_init, add/del/start/stop/read,
  *                 reserving and releasing the registers, the PMI
  *   knc_spflt.c   SPFLT regions (config1:0, "spflt")
  *   knc_rdpmc.c   the user page and RDPMC
  *   knc_sysfs.c   format/ and events/
- *   knc_main.c    registration, CPU hotplug, the module's entry point
+ *   knc_main.c    registration, CPU hotplug, the entry point
  *   knc_native.c  the native backend, the KNC MSRs
- *   knc_module.c  what only the out-of-tree module needs (see its head)
  *
- * Backends see only knc_hw.h.
+ * Backends see only knc_hw.h; what perf core gives the driver is in
+ * knc_perf.h.
  */
 #ifndef _KNC_PMU_H
 #define _KNC_PMU_H
@@ -24,6 +24,7 @@
 #include "knc_compat.h"
 #include "knc_hw.h"
 #include "knc_logic.h"
+#include "knc_perf.h"
 
 /**
  * struct knc_cpu_hw - per-CPU driver state
@@ -118,14 +119,7 @@ static inline bool knc_event_spflt(const struct perf_event *event)
 	return event->attr.config1 & KNC_CONFIG1_SPFLT;
 }
 
-typedef int (*knc_overflow_fn)(struct perf_event *event,
-			       struct perf_sample_data *data,
-			       struct pt_regs *regs);
-typedef void (*knc_took_fn)(u64 sample_len_ns);
-
 /* knc_core.c */
-extern knc_overflow_fn knc_overflow;
-extern knc_took_fn knc_took;
 void knc_pmu_setup(struct knc_pmu *kp);
 int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs);
 void knc_cpu_reserve(void *info);
@@ -155,31 +149,5 @@ void knc_sysfs_exit(void);
 /* knc_native.c */
 int knc_native_init(void);
 void knc_native_exit(void);
-
-/*
- * knc_module.c, out of the tree only. Built in, the driver calls perf core
- * directly, reads perf_event_paranoid, and is the only user of the KNC
- * counters (it replaces arch/x86/events/intel/knc.c).
- */
-#if IS_BUILTIN(CONFIG_PERF_EVENTS_INTEL_KNC)
-static inline void knc_find_perf_calls(void)
-{
-	knc_overflow = perf_event_overflow;
-	knc_took = perf_sample_event_took;
-}
-
-static inline int knc_any_allowed(struct perf_event *event)
-{
-	return perf_allow_cpu(&event->attr);
-}
-
-static inline void knc_clear_x86_dirty(void)
-{
-}
-#else
-void knc_find_perf_calls(void);
-int knc_any_allowed(struct perf_event *event);
-void knc_clear_x86_dirty(void);
-#endif
 
 #endif /* _KNC_PMU_H */

@@ -3,16 +3,16 @@
  * Knights Corner core PMU simulator (knc_sim.ko): a knc_hw_ops backend for
  * machines without KNC hardware, a developer's tool in the manner of
  * netdevsim. Loading it registers the knc PMU on the simulated registers
- * (knc_pmu.ko provides the core); unloading it takes the PMU away.
+ * (knc_pmu provides the core); unloading it takes the PMU away.
  *
  * Each CPU has its own simulated PMU (knc_sim_model.c) whose registers live
  * in memory. A PMI is a real NMI sent to the CPU itself through the local
  * APIC, so the driver's NMI handler runs exactly as on hardware.
  *
  * Events come from two sources:
- *  - injection: a write to <debugfs>/knc_sim/inject (tools/knc/knc-sim)
- *    makes the calling CPU's PMU see COUNT occurrences of an event, in user
- *    or kernel mode, in the caller's context. Any table event moves this way.
+ *  - injection: a write to <debugfs>/knc_sim/inject makes the calling
+ *    CPU's PMU see COUNT occurrences of an event, in user or kernel mode, in
+ *    the caller's context. Any table event moves this way.
  *    The CPU's thread siblings (topology_sibling_cpumask) see them too, as
  *    another thread's events: they count only in thread-count mode.
  *  - a clock model: cpu_clk_unhalted advances at clock_hz (1.1 GHz) while
@@ -172,7 +172,6 @@ static void __exit knc_sim_exit(void)
 module_init(knc_sim_init);
 module_exit(knc_sim_exit);
 
-#define KNC_SIM_DESCRIPTION "Simulated Intel Xeon Phi (Knights Corner) core PMU: the knc PMU on any x86 machine, driven through debugfs (knc_sim/)"
-MODULE_DESCRIPTION(KNC_SIM_DESCRIPTION " (" KNC_KERNELS ")");
+MODULE_DESCRIPTION("Simulated Intel Xeon Phi (Knights Corner) core PMU: the knc PMU on any x86 machine, driven through debugfs (knc_sim/)");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS(KNC_NS);

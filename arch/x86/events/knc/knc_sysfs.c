@@ -37,7 +37,7 @@ static const struct attribute_group knc_format_group = {
 
 /*
  * events/: one alias per table event and generic name, built from the
- * generated table as the module loads: "event=0xNN,umask=0xNN,period=N",
+ * generated table as knc_pmu starts: "event=0xNN,umask=0xNN,period=N",
  * the period being the event's default sampling period (the JSON
  * SampleAfterValue). perf_pmu_events_attr::id indexes knc_events[], then
  * knc_aliases[].
