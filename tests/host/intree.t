@@ -32,6 +32,15 @@ patches=("$SERIES"/000[1-9]-*.patch)
 	! grep -q '\*\*\*' "$SERIES/0000-cover-letter.patch"
 result $? "three patches and a filled-in cover letter"
 
+# The series is the driver as the tree has it: nothing of the out-of-tree
+# module (knc_module.c, its tools, a built-in test, the Makefile's kernel
+# version, the conditions on the kernel knc_compat.h and the Makefile
+# answer for the module, perf core found at run time).
+grep -n -E 'knc_module|tools/knc|IS_BUILTIN|IS_MODULE\(|VERSION|KNC_(PIN_TASK_CONTEXT|NS_IDENT|HRTIMER_INIT|MMAP_COUNT_ATOMIC|LEAVE_MM_NO_CPU)|#if.*(rdmsrq|inc_perf_irq_stat|PERF_PMU_CAP_)|kallsyms|knc_overflow|knc_took|out-of-tree' \
+	"${patches[@]}" >"$log"
+[ $? -eq 1 ]
+result $? "the series carries none of the module's notions" "$log"
+
 if [ ! -x "$CHECKPATCH" ]; then
 	mkdir -p build/intree/checkpatch
 	tar xf "$TARBALL" -C build/intree/checkpatch --strip-components=1 \
