@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # The in-tree series (tools/knc/intree-series.sh, `make intree`): it is
 # made, checkpatch finds nothing in it, and the debug kernel's Linux 6.1
-# tree (tools/knc/debug-kernel.sh) with it applied and the driver, the
-# simulator and the KUnit tests built in (tools/knc/intree/kunit.config)
-# builds without a warning in knc/ (W=1), the driver calling
-# perf_event_overflow() directly. That kernel boots under QEMU and runs the
-# KUnit suites (arch/x86/events/knc/*_test.c) under KASAN, lockdep and
-# UBSAN: each case is a test point, and the cases must be the ones the host
-# build of the same files runs. The build is incremental on a copy of the
+# tree (tools/knc/debug-kernel.sh) with it applied and the driver and its
+# KUnit tests built in (tools/knc/intree/kunit.config) builds without a
+# warning in knc/ (W=1), the driver calling perf_event_overflow() directly.
+# That kernel boots under QEMU and runs the KUnit suite of the event logic
+# (knc_logic_test.c; the simulator's stays out of the tree, and
+# tests/guest/kunit.sh runs both on the debug kernel) under KASAN, lockdep
+# and UBSAN: each case is a test point, and the cases must be the ones the
+# host build of the same file runs. The build is incremental on a copy of the
 # debug tree (a minute or two; tests/run runs this test after the debug
 # kernel is built, as suite debug-intree), and the kernel is cached under
 # $KNC_CACHE/intree/ (default /var/cache/knc-pmu) by a hash of its inputs,
@@ -28,15 +29,16 @@ echo "TAP version 13"
 tools/knc/intree-series.sh >"$log" 2>&1
 result $? "tools/knc/intree-series.sh makes the series" "$log"
 patches=("$SERIES"/000[1-9]-*.patch)
-[ "${#patches[@]}" -eq 3 ] && [ -f "$SERIES/0000-cover-letter.patch" ] &&
+[ "${#patches[@]}" -eq 4 ] && [ -f "$SERIES/0000-cover-letter.patch" ] &&
 	! grep -q '\*\*\*' "$SERIES/0000-cover-letter.patch"
-result $? "three patches and a filled-in cover letter"
+result $? "four patches and a filled-in cover letter"
 
 # The series is the driver as the tree has it: nothing of the out-of-tree
 # module (knc_module.c, its tools, a built-in test, the Makefile's kernel
 # version, the conditions on the kernel knc_compat.h and the Makefile
-# answer for the module, perf core found at run time).
-grep -n -E 'knc_module|tools/knc|IS_BUILTIN|IS_MODULE\(|VERSION|KNC_(PIN_TASK_CONTEXT|NS_IDENT|HRTIMER_INIT|MMAP_COUNT_ATOMIC|LEAVE_MM_NO_CPU)|#if.*(rdmsrq|inc_perf_irq_stat|PERF_PMU_CAP_)|kallsyms|knc_overflow|knc_took|out-of-tree' \
+# answer for the module, perf core found at run time), and not the
+# simulator, which stays out of the tree with its exports.
+grep -n -E 'knc_module|knc_sim|KNC_SIM|EXPORT_SYMBOL|KNC_NS|tools/knc|tests/unit|IS_BUILTIN|IS_MODULE\(|VERSION|KNC_(PIN_TASK_CONTEXT|NS_IDENT|HRTIMER_INIT|MMAP_COUNT_ATOMIC|LEAVE_MM_NO_CPU)|#if.*(rdmsrq|inc_perf_irq_stat|PERF_PMU_CAP_)|kallsyms|knc_overflow|knc_took|out-of-tree' \
 	"${patches[@]}" >"$log"
 [ $? -eq 1 ]
 result $? "the series carries none of the module's notions" "$log"
@@ -108,7 +110,7 @@ else
 		# counts is what the kernel links.
 		! grep -E "warning:" "$log.build" | grep -E "events/knc/" >>"$log" &&
 			[ "$(ar t "$o/knc/built-in.a" | xargs -n 1 basename | xargs)" = \
-			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_spflt.o knc_sysfs.o knc_logic_test.o knc_sim_main.o knc_sim_access.o knc_sim_clock.o knc_sim_inject.o knc_sim_irqoff.o knc_sim_pmi.o knc_sim_model.o knc_sim_model_test.o" ] &&
+			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_spflt.o knc_sysfs.o knc_logic_test.o" ] &&
 			! ar t "$o/intel/built-in.a" | grep -q "knc\.o$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_event_overflow$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_sample_event_took$" &&
@@ -126,7 +128,7 @@ else
 	fi
 	rm -rf "$TREE"
 fi
-result $st "Linux 6.1 with the series builds (the debug kernel + kunit.config: knc, knc_sim and KUnit tests built in, knc/ W=1 clean)" "$log"
+result $st "Linux 6.1 with the series builds (the debug kernel + kunit.config: knc and its KUnit tests built in, knc/ W=1 clean)" "$log"
 
 # Boot it: the KUnit suites run at boot and kunit_shutdown ends QEMU. Each
 # KUnit case is a test point here, and the kernel must run exactly the
@@ -136,7 +138,7 @@ if [ $st -eq 0 ]; then
 		-bios /usr/share/qemu/qboot.rom -kernel "$KERNEL" -serial stdio \
 		-append "console=ttyS0 kunit_shutdown=reboot" </dev/null >"$log.boot" 2>&1
 	make -s -C tests/unit >/dev/null &&
-		tests/unit/test_knc | sed -n 's/^ok [0-9]* - //p' | sort >"$log.host"
+		tests/unit/test_knc | sed -n 's/^ok [0-9]* - \(knc_logic\.\)/\1/p' | sort >"$log.host"
 	sed -e 's/\r$//' -e 's/^\[ *[0-9.]*\] //' "$log.boot" |
 		awk -f tests/unit/ktap-cases.awk | sort -k2 >"$log.kunit"
 	while read -r res name; do

@@ -5,8 +5,8 @@
  * Two general counters per hardware thread, 40 bits wide, programmed
  * through P6-style event selects (Intel document 327357-001, section 1.4).
  * A backend (struct knc_hw_ops) registers with knc_pmu_register(): the
- * native MSRs on a KNC coprocessor (knc_native.c), or the simulator
- * (knc_sim.ko) anywhere else. The core never asks which one it drives.
+ * native MSRs on a KNC coprocessor (knc_native.c), or a simulation of them
+ * anywhere else. The core never asks which one it drives.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

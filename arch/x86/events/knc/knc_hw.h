@@ -5,7 +5,7 @@
  * The driver (knc_pmu) programs the PMU only through these ops. A
  * backend fills them and registers with knc_pmu_register():
  * the native backend (knc_native.c, also in knc_pmu) with the KNC MSRs,
- * the simulator (knc_sim.ko) with per-CPU registers in memory. One backend
+ * or a simulator with per-CPU registers in memory. One backend
  * at a time: the PMI is one per CPU, and perf knows one PMU named "knc".
  */
 #ifndef _KNC_HW_H

@@ -99,8 +99,9 @@ int knc_event_lookup_name(const char *name)
 }
 
 /*
- * The simulator's lookups, exported: it injects events by name and counts
- * a burst only on the counters its event may use.
+ * Lookups for a backend that makes events happen itself: a simulator
+ * injects them by name and counts a burst only on the counters its event
+ * may use.
  */
 
 /**

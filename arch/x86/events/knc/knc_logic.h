@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Knights Corner core PMU: register layout and the pure logic shared by the
- * driver and the host unit tests (tests/unit). Nothing in here touches
- * hardware or perf core state.
+ * driver and its unit tests, which build on the host too. Nothing in here
+ * touches hardware or perf core state.
  */
 #ifndef _KNC_LOGIC_H
 #define _KNC_LOGIC_H

@@ -7,8 +7,8 @@
  * Expectations come from Intel document 327357-001 (tables 1-2, 1-5, 1-6,
  * section 1.4) and the upstream driver's choices, written out here or
  * computed independently; never from the function under test. The same
- * file runs on the host (tests/unit, against a KUnit shim, with ASan and
- * UBSan) and in a KUnit kernel (.kunitconfig).
+ * file runs on the host, against a KUnit shim, with ASan and UBSan, and in
+ * a KUnit kernel (.kunitconfig).
  */
 #include <kunit/test.h>
 #include <linux/errno.h>

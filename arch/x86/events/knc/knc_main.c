@@ -5,8 +5,8 @@
  *
  * On a KNC whose PMU works, knc_pmu registers the knc PMU on the MSRs. On
  * any other CPU, or where the counters do not keep their values (an
- * emulator showing a KNC CPUID), it starts as the core alone, for another
- * backend to register with (knc_sim.ko).
+ * emulator showing a KNC CPUID), there is no native PMU: see
+ * knc_without_native_pmu().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -194,6 +194,8 @@ static int __init knc_pmu_init(void)
 	if (ret)
 		return ret;
 	ret = knc_native_init();
+	if (ret == -ENODEV)
+		ret = knc_without_native_pmu();
 	if (ret)
 		knc_core_exit();
 	return ret;

@@ -10,6 +10,8 @@
  *    itself found through a kprobe (the parameter "sampling").
  *  - knc_allow_cpu(): perf_event_paranoid, which decides who may count
  *    the other threads of a core, is not exported either.
+ *  - knc_without_native_pmu(): the module stays loaded as the core alone,
+ *    for the simulator (knc_sim.ko) to register with.
  *  - knc_clear_x86_dirty(): with Linux's own driver, the x86 core PMU
  *    ("cpu") uses the same counters before knc reserves them, and zeroes them
  *    later behind knc's back unless made to do it first.
@@ -119,6 +121,13 @@ void __init knc_perf_init(void)
 		pr_info("sampling unavailable (%s): counting only\n",
 			sampling ? "perf_event_overflow() not found" :
 			"sampling=0");
+}
+
+int __init knc_without_native_pmu(void)
+{
+	pr_info("no native PMU on this CPU (family %u model %u): no knc PMU until a backend registers; modprobe knc_sim for the simulated PMU\n",
+		boot_cpu_data.x86, boot_cpu_data.x86_model);
+	return 0;
 }
 
 /*

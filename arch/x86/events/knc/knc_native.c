@@ -191,7 +191,7 @@ static int knc_native_probe(void)
 
 		knc_native_release_pmc_hardware();
 		if (!works) {
-			pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU; modprobe knc_sim for the simulated PMU\n");
+			pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU\n");
 			return -ENODEV;
 		}
 	}
@@ -310,20 +310,15 @@ static struct knc_pmu *knc_native_pmu;
 /**
  * knc_native_init - register the knc PMU on the KNC MSRs, if they work
  *
- * Return: 0, also where there is no native PMU (the core then waits for
- * another backend), or a negative errno.
+ * Return: 0, -ENODEV where there is no native PMU, or another negative
+ * errno.
  */
 int __init knc_native_init(void)
 {
 	struct knc_pmu *kp;
 
-	if (!x86_match_cpu(knc_native_ids)) {
-		pr_info("no Knights Corner PMU on this CPU (family %u model %u): no knc PMU until a backend registers; modprobe knc_sim for the simulated PMU\n",
-			boot_cpu_data.x86, boot_cpu_data.x86_model);
-		return 0;
-	}
-	if (knc_native_probe())
-		return 0;	/* -ENODEV: the core alone */
+	if (!x86_match_cpu(knc_native_ids) || knc_native_probe())
+		return -ENODEV;
 	kp = knc_pmu_register(&knc_native_ops);
 	if (IS_ERR(kp)) {
 		knc_native_remove();

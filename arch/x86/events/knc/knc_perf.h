@@ -51,6 +51,7 @@ static inline bool knc_can_sample(void)
 }
 
 void knc_perf_init(void);
+int knc_without_native_pmu(void);
 int knc_allow_cpu(struct perf_event *event);
 void knc_clear_x86_dirty(void);
 
