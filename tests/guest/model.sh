@@ -629,7 +629,9 @@ t_online_resets_the_pmu() {
 	msr_driver
 	# No event is open: knc has not reserved the registers, and leaves what
 	# CPU 1 holds through offline and online (INIT keeps it: linux-knc.sh).
-	# Its first event resets every online CPU's PMU.
+	# The first event after loading resets every online CPU's PMU.
+	rmmod knc_pmu
+	insmod "$KNC_KO"
 	leave_values 1
 	echo 0 >/sys/devices/system/cpu/cpu1/online
 	echo 1 >/sys/devices/system/cpu/cpu1/online
@@ -653,7 +655,67 @@ t_online_resets_the_pmu() {
 	pkill -P $reserver -x sleep
 	wait $reserver
 }
-case_add "knc resets every CPU's PMU as it reserves the counters, and a CPU that comes online while they are reserved" t_online_resets_the_pmu hotplug
+case_add --unloads "knc resets every CPU's PMU as it first reserves the counters, and a CPU that comes online while they are reserved" t_online_resets_the_pmu hotplug
+
+# Later, knc takes the counters from the cpu PMU, which gives them back
+# with its EvtSels disabled, counts in its counters, GLOBAL_CTRL as it
+# was, and an overflow bit (its handler never unmasks the LVT entry, so
+# overflows after its first PMI stay pending): the take clears the status
+# and sets GLOBAL_CTRL and the LVT entry, and leaves the rest; knc counts
+# exactly. Released, the counters hold no knc count.
+t_take_after_the_cpu_pmu() {
+	local out reserver
+	msr_driver
+	# the first take after loading is a full reset
+	perf stat -o /dev/null -a -e knc/cpu_clk_unhalted/ -- true
+	msr_rw 1 0x2f 0
+	msr_rw 1 0x20 0xfffffffff0
+	msr_rw 1 0x28 0x410016	# EN, USR, instructions_executed
+	msr_rw 1 0x2f 1
+	taskset -c 1 "$LOOP"
+	msr_rw 1 0x28 0x10016
+	msr_rw 1 0x2f 0
+	msr_rw 1 0x21 0x42
+	msr_rw 1 0x29 0x10016
+	expect_eq "CPU 1's overflow status, knc idle" 0x1 "$(msr_rw 1 0x2d)"
+	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep infinity &
+	reserver=$!
+	wait_pid_comm $reserver sleep
+	expect_eq "CPU 1's overflow status" 0 "$(msr_rw 1 0x2d)"
+	expect_eq "CPU 1's GLOBAL_CTRL" 0x3 "$(msr_rw 1 0x2f)"
+	expect_eq "CPU 1's LVT performance entry" 0x400 "$(model_field 1 lvtpc)"
+	expect_eq "CPU 1's counter 1 and EvtSel1, as left" "0x42 0x10016" \
+		"$(msr_rw 1 0x21) $(msr_rw 1 0x29)"
+	out=$(mktemp)
+	pstat "$out" -a -C 1 -e knc/l2_read_miss/ -- taskset -c 1 "$MODEL" inject l2_read_miss 321
+	expect_eq "CPU 1 counts" 321 "$(count_of "$out" knc/l2_read_miss/)"
+	pkill -P $reserver -x sleep
+	wait $reserver
+	expect_eq "CPU 1's counters, released" "0 0" "$(msr_rw 1 0x20) $(msr_rw 1 0x21)"
+}
+case_add "knc takes the counters from the cpu PMU with 3 writes, counts exactly, and gives them back zeroed" t_take_after_the_cpu_pmu x86
+
+# One CPU-wide event opened and closed on every CPU (pmuops -a, as perf
+# stat -a opens it), the only knc event: each CPU's share is the event's
+# own 4 accesses, the take as the counters are reserved (clear the
+# overflow status, unmask the LVT entry, set GLOBAL_CTRL: 3) and the
+# give-back as they are released (zero both counters: 2). The first take
+# after loading resets each PMU in full; a full reset at every take and
+# give-back made it 20.
+ACC_TAKE_GIVE_BACK=9
+t_take_give_back_accesses() {
+	local ev per
+	ev="-e$(cat $KNC_SYSFS/type):0x10cb"
+	local ACC_SWITCH=0 ACC_SWITCH_CPU=0
+	$PMUOPS -a "$ev" open 1 >/dev/null || fail "pmuops -a failed"
+	acc_regs_per_op 10 20 -a "$ev" open | sed "s/^/per CPU: /"
+	read -r per _ <<<"$(ACC_ALL_CPUS=1 acc_per op 10 20 -a "$ev" open)"
+	per=$(awk -v a="$per" -v n="$(nproc)" 'BEGIN { printf "%.2f", a / n }')
+	echo "accesses per CPU per open and close: $per"
+	awk -v p="$per" -v w=$ACC_TAKE_GIVE_BACK 'BEGIN { exit !(p >= w - 0.1 && p <= w + 0.1) }' ||
+		fail "$per accesses per CPU to open and close a CPU-wide event, expected $ACC_TAKE_GIVE_BACK"
+}
+case_add "opening and closing the only knc event, CPU-wide, costs each CPU 9 register accesses with the take and give-back" t_take_give_back_accesses
 
 t_rdpmc_self_monitoring() {
 	local out type
@@ -685,7 +747,7 @@ t_rdpmc_not_on_a_redirected_page() {
 case_add "no rdpmc offered on another event's page (PERF_EVENT_IOC_SET_OUTPUT)" t_rdpmc_not_on_a_redirected_page core
 
 t_debugfs_regs() {
-	local regs=/tmp/knc-regs cpu reserver
+	local regs=/tmp/knc-regs cpu reserver f v
 	# A knc event on CPU 0 keeps the counters reserved throughout.
 	perf stat -o /dev/null -C 0 -e knc/cpu_clk_unhalted/ -- sleep infinity &
 	reserver=$!
@@ -705,12 +767,18 @@ t_debugfs_regs() {
 	expect_eq "CPU 1's EvtSel0, dump against the model" "$(model_field 1 evtsel0)" \
 		"$(awk '$1 == "cpu1" && $2 ~ /^evtsel0=/ { split($2, v, "="); print v[2] }' $regs)"
 	expect_eq "CPU 1's EvtSel0 after the run" 0x1310cb "$(model_field 1 evtsel0)"
-	# The last knc event releases the counters, every EvtSel cleared.
+	# The last knc event releases the counters: every EvtSel disabled (the
+	# events stopped), both counters zeroed.
 	pkill -P $reserver -x sleep
 	wait $reserver
-	expect_eq "CPU 1's EvtSel0 after the last event" 0x0 "$(model_field 1 evtsel0)"
-	expect_eq "CPU 0's EvtSels after the last event" "0x0 0x0" \
-		"$(model_field 0 evtsel0) $(model_field 0 evtsel1)"
+	for cpu in 0 1; do
+		for f in evtsel0 evtsel1; do
+			v=$(model_field $cpu $f)
+			[ $((v & 0x400000)) = 0 ] || fail "CPU $cpu's $f after the last event: $v, EN set"
+		done
+		expect_eq "CPU $cpu's counters after the last event" "0x0 0x0" \
+			"$(model_field $cpu ctr0) $(model_field $cpu ctr1)"
+	done
 }
 case_add "debugfs knc_pmu/regs shows each CPU's registers, decoded" t_debugfs_regs
 

@@ -66,6 +66,52 @@ acc_snapshot() {
 	echo "$a $p $c"
 }
 
+# acc_regs_model: "REG COUNT" for each register the model counts, summed
+# over every vCPU, "wrGLOBAL_CTRL" less Linux's driver's writes (one per
+# read of it, see ACC_BESIDE_CPU_PMU) and without its reads
+acc_regs_model() {
+	local regs w i
+	declare -A acc_count=()
+	regs=$(taskset -c 0 tools/knc/knc-model regs)
+	while read -r -a w; do
+		[[ ${w[2]:-} == access ]] || continue
+		for ((i = 3; i < ${#w[@]} - 1; i += 2)); do
+			[[ ${w[i]} == rd* || ${w[i]} == wr* ]] &&
+				acc_count[${w[i]}]=$((${acc_count[${w[i]}]:-0} + w[i + 1]))
+		done
+	done <<<"$regs"
+	acc_count[wrGLOBAL_CTRL]=$((${acc_count[wrGLOBAL_CTRL]:-0} - ${acc_count[rdGLOBAL_CTRL]:-0}))
+	unset 'acc_count[rdGLOBAL_CTRL]'
+	for i in "${!acc_count[@]}"; do
+		echo "$i ${acc_count[$i]}"
+	done | sort
+}
+
+# acc_regs_per_op N1 N2 PMUOPS-ARGS-BEFORE-N...: "REG ACCESSES" per
+# operation per vCPU, on the QEMU model, of the registers accessed: the
+# difference between runs of N1 and N2 operations, as acc_per's
+acc_regs_per_op() {
+	local n1=$1 n2=$2 r0 r1 r2 r3
+	shift 2
+	r0=$(acc_regs_model)
+	chrt -f 10 taskset -c $ACC_CPU $PMUOPS "$@" "$n1" >/dev/null || return 1
+	r1=$(acc_regs_model)
+	chrt -f 10 taskset -c $ACC_CPU $PMUOPS "$@" "$n2" >/dev/null || return 1
+	r2=$(acc_regs_model)
+	r3=$(nproc)
+	awk -v n="$((n2 - n1))" -v cpus="$r3" -v r0="$r0" -v r1="$r1" -v r2="$r2" 'BEGIN {
+		k = split(r0, a, "\n"); for (i = 1; i <= k; i++) { split(a[i], f, " "); v0[f[1]] = f[2] }
+		k = split(r1, a, "\n"); for (i = 1; i <= k; i++) { split(a[i], f, " "); v1[f[1]] = f[2] }
+		k = split(r2, a, "\n")
+		for (i = 1; i <= k; i++) {
+			split(a[i], f, " ")
+			d = (f[2] - v1[f[1]]) - (v1[f[1]] - v0[f[1]])
+			if (d != 0)
+				printf "%s %.2f\n", f[1], d / n / cpus
+		}
+	}'
+}
+
 # acc_run PMUOPS-ARGS...: print "ACCESSES PMIS SWITCHES CPU_PMU_ACCESSES NS"
 # of one run, counted on CPU $ACC_CPU (ACC_ALL_CPUS=1: on all CPUs)
 acc_run() {
@@ -142,10 +188,10 @@ acc_row() {
 
 # acc_table_here: acc_table with this suite's PMU and its way to overflow.
 # The native backend reserves the counters at its first event and releases
-# them after its last, resetting every CPU's PMU each time: a knc event on
-# CPU 0 stays open meanwhile, so that the figures are those of the
-# operations themselves (the reset is a cost of reserving and releasing,
-# not of an open).
+# them after its last, taking and giving back every CPU's PMU each time: a
+# knc event on CPU 0 stays open meanwhile, so that the figures are those of
+# the operations themselves (the take and give-back are a cost of
+# reserving and releasing, not of an open; model.sh counts them).
 acc_table_here() {
 	local reserver='' st=0
 	case $ACC_SOURCE in

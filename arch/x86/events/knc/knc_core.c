@@ -472,29 +472,57 @@ static void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc,
 }
 
 /*
- * This CPU's part of reserving the registers, on every CPU as they are
- * reserved and on a CPU coming online while they are: reset its PMU, its
- * events keeping their counts.
+ * Take this CPU's PMU for the driver, its events keeping their counts. A
+ * PMU it cannot know gets the full reset (ops->cpu_reset): the first time
+ * the driver takes the CPU (firmware or a kexec'd kernel may have left
+ * anything, an enabled EvtSel or an SPFLT gate among it), and a CPU that
+ * comes online (@reset). Between its takes only the x86 core PMU, with
+ * the NMI watchdog, has the registers, and it gives them back with its
+ * EvtSels disabled (its del() clears EN) and SPFLT_CONTROL untouched (it
+ * has no SPFLT), but with overflow bits set and the LVT entry masked
+ * (Linux's knc.c never unmasks it after a PMI, so later ones stay
+ * pending): clearing those is all a take needs. The counters' values do
+ * not matter: each start writes its counter, and the x86 core zeroes the
+ * ones its PMU used before a task that may use RDPMC runs
+ * (knc_clear_x86_dirty()). GLOBAL_CTRL, which the cpu PMU sets and clears
+ * as it pleases, is set last, as the driver keeps it.
  */
-void knc_cpu_reserve(void *info)
+static void knc_cpu_take(struct knc_pmu *kp, bool reset)
 {
-	struct knc_pmu *kp = info;
+	const struct knc_hw_ops *ops = kp->ops;
 	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
 	u8 running = knc_cpu_stop_all(kp, cpuc);
 
-	/* The reset clears SPFLT_CONTROL: it holds no task's USER_PREF. */
-	cpuc->spflt = 0;
+	/* USER_PREF is the program's: another task's may be there now. */
 	cpuc->spflt_task = NULL;
-	kp->ops->cpu_reset();
+	if (reset || !cpuc->pmu_reset) {
+		ops->cpu_reset();
+		cpuc->pmu_reset = true;
+	} else {
+		ops->write_ovf_ctrl(KNC_COUNTERS_MASK);
+		ops->unmask_pmi();
+	}
 	knc_cpu_resume(kp, cpuc, running);
-	kp->ops->write_global_ctrl(KNC_COUNTERS_MASK);
+	ops->write_global_ctrl(KNC_COUNTERS_MASK);
+}
+
+static void knc_cpu_take_one(void *info)
+{
+	knc_cpu_take(info, false);
+}
+
+/* A CPU that comes online while the registers are reserved: reset it. */
+void knc_cpu_reserve(void *info)
+{
+	knc_cpu_take(info, true);
 }
 
 /*
  * This CPU's part of releasing the registers, on every CPU as they are
- * released and on a CPU going down while they are reserved: quiesce its
- * PMU. A CPU going down keeps its events stopped: perf core removes them
- * next.
+ * released and on a CPU going down while they are reserved: stop its
+ * events, which disables their EvtSels and SPFLT gates, and give the
+ * counters back with no count in them (ops->cpu_quiesce). A CPU going
+ * down keeps its events stopped: perf core removes them next.
  */
 void knc_cpu_release(void *info)
 {
@@ -528,7 +556,7 @@ static int knc_reserve(struct knc_pmu *kp)
 		if (!ret) {
 			cpus_read_lock();
 			WRITE_ONCE(kp->reserved, true);
-			on_each_cpu(knc_cpu_reserve, kp, 1);
+			on_each_cpu(knc_cpu_take_one, kp, 1);
 			cpus_read_unlock();
 		}
 	}

@@ -29,14 +29,17 @@ struct pt_regs;
  *	reserved for the driver from registration on (the simulator's are
  *	its own).
  * @release: with @reserve; release them after the last event
- * @cpu_reset: reset this CPU's PMU (all registers zero, the LVT performance
- *	entry routed as an NMI and unmasked): on every CPU as the driver
- *	reserves the registers, and on a CPU that comes online while they
- *	are reserved
- * @cpu_quiesce: optional; quiesce this CPU's PMU (no counter enabled or
- *	holding a count, no overflow status): on every CPU as the driver
- *	releases the registers, and on a CPU that goes down while they are
- *	reserved
+ * @cpu_reset: reset this CPU's PMU, whatever is in it: every EvtSel,
+ *	counter and PERF_SPFLT_CONTROL zero, no overflow status, the LVT
+ *	performance entry routed as an NMI and unmasked (GLOBAL_CTRL the
+ *	driver sets next): the first time the driver takes the CPU's
+ *	registers, and on a CPU that comes online while it has them. Later
+ *	takes write GLOBAL_CTRL, OVF_CONTROL and the LVT entry only, through
+ *	the ops below.
+ * @cpu_quiesce: optional; give this CPU's PMU up, its events stopped (no
+ *	EvtSel enabled, no counter under SPFLT control): leave no count in a
+ *	counter. On every CPU as the driver releases the registers, and on a
+ *	CPU that goes down while they are reserved
  * @read_counter: IA32_PerfCntrX, 40 bits, zero extended
  * @write_counter: IA32_PerfCntrX; all 40 bits are written
  * @write_evtsel: IA32_PerfEvtSelX

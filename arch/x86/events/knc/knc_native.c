@@ -202,27 +202,35 @@ static int knc_native_probe(void)
 }
 
 /*
- * Leave no EvtSel enabled, no count and no overflow status for the cpu PMU,
- * which has the counters once knc releases them: a task it lets use RDPMC
- * could read them.
+ * Every knc event on this CPU is stopped: no EvtSel enabled, no counter
+ * under SPFLT control, and the PMI handler left no overflow status. Give
+ * the counters back with no count in them: a task the cpu PMU lets use
+ * RDPMC could read one, and the x86 core zeroes only those its own PMU
+ * used (perf_clear_dirty_counters()). GLOBAL_CTRL and the LVT entry are
+ * left as the cpu PMU wants them (set, and routed as an unmasked NMI).
  */
 static void knc_native_cpu_quiesce(void)
 {
 	int i;
 
-	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
-	for (i = 0; i < KNC_NUM_COUNTERS; i++) {
-		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
 		wrmsrq(KNC_MSR_PERFCTR0 + i, 0);
-	}
-	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
-	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
 }
 
-/* The same zeros, and the PMI routed to this driver's NMI handler. */
+/*
+ * Whatever is in this CPU's PMU: every EvtSel disabled (before its counter
+ * is zeroed), no SPFLT gate, no status, the PMI routed to this driver's
+ * NMI handler. GLOBAL_CTRL the core sets next.
+ */
 static void knc_native_cpu_reset(void)
 {
+	int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
 	knc_native_cpu_quiesce();
+	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
+	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 

@@ -34,11 +34,14 @@
  * @spflt_task: the task whose USER_PREF this CPU's SPFLT_CONTROL holds,
  *	compared, never followed (with @spflt_task_start against reuse)
  * @spflt_task_start: @spflt_task's start_time
+ * @pmu_reset: the driver has reset this CPU's PMU (ops->cpu_reset) since
+ *	it registered: a take needs only undo what the x86 core PMU leaves
  */
 struct knc_cpu_hw {
 	struct perf_event *events[KNC_NUM_COUNTERS];
 	u8 running;
 	u8 spflt;
+	bool pmu_reset;
 	const struct task_struct *spflt_task;
 	u64 spflt_task_start;
 };
