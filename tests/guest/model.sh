@@ -657,16 +657,16 @@ t_online_resets_the_pmu() {
 }
 case_add --unloads "knc resets every CPU's PMU as it first reserves the counters, and a CPU that comes online while they are reserved" t_online_resets_the_pmu hotplug
 
-# Later, knc takes the counters from the cpu PMU, which gives them back
+# Later, knc reserves the counters after the cpu PMU, which releases them
 # with its EvtSels disabled, counts in its counters, GLOBAL_CTRL as it
 # was, and an overflow bit (its handler never unmasks the LVT entry, so
-# overflows after its first PMI stay pending): the take clears the status
+# overflows after its first PMI stay pending): the reservation clears the status
 # and sets GLOBAL_CTRL and the LVT entry, and leaves the rest; knc counts
 # exactly. Released, the counters hold no knc count.
-t_take_after_the_cpu_pmu() {
+t_reserve_after_the_cpu_pmu() {
 	local out reserver
 	msr_driver
-	# the first take after loading is a full reset
+	# the first reservation after loading is a full reset
 	perf stat -o /dev/null -a -e knc/cpu_clk_unhalted/ -- true
 	msr_rw 1 0x2f 0
 	msr_rw 1 0x20 0xfffffffff0
@@ -693,17 +693,16 @@ t_take_after_the_cpu_pmu() {
 	wait $reserver
 	expect_eq "CPU 1's counters, released" "0 0" "$(msr_rw 1 0x20) $(msr_rw 1 0x21)"
 }
-case_add "knc takes the counters from the cpu PMU with 3 writes, counts exactly, and gives them back zeroed" t_take_after_the_cpu_pmu x86
+case_add "knc reserves the counters after the cpu PMU with 3 writes, counts exactly, and releases them zeroed" t_reserve_after_the_cpu_pmu x86
 
 # One CPU-wide event opened and closed on every CPU (pmuops -a, as perf
 # stat -a opens it), the only knc event: each CPU's share is the event's
-# own 4 accesses, the take as the counters are reserved (clear the
-# overflow status, unmask the LVT entry, set GLOBAL_CTRL: 3) and the
-# give-back as they are released (zero both counters: 2). The first take
-# after loading resets each PMU in full; a full reset at every take and
-# give-back made it 20.
-ACC_TAKE_GIVE_BACK=9
-t_take_give_back_accesses() {
+# own 4 accesses, the reservation (clear the overflow status, unmask the
+# LVT entry, set GLOBAL_CTRL: 3) and the release (zero both counters: 2).
+# The first reservation after loading resets each PMU in full; a full
+# reset at every reservation and release made it 20.
+ACC_RESERVE_RELEASE=9
+t_reserve_release_accesses() {
 	local ev per
 	ev="-e$(cat $KNC_SYSFS/type):0x10cb"
 	local ACC_SWITCH=0 ACC_SWITCH_CPU=0
@@ -712,10 +711,10 @@ t_take_give_back_accesses() {
 	read -r per _ <<<"$(ACC_ALL_CPUS=1 acc_per op 10 20 -a "$ev" open)"
 	per=$(awk -v a="$per" -v n="$(nproc)" 'BEGIN { printf "%.2f", a / n }')
 	echo "accesses per CPU per open and close: $per"
-	awk -v p="$per" -v w=$ACC_TAKE_GIVE_BACK 'BEGIN { exit !(p >= w - 0.1 && p <= w + 0.1) }' ||
-		fail "$per accesses per CPU to open and close a CPU-wide event, expected $ACC_TAKE_GIVE_BACK"
+	awk -v p="$per" -v w=$ACC_RESERVE_RELEASE 'BEGIN { exit !(p >= w - 0.1 && p <= w + 0.1) }' ||
+		fail "$per accesses per CPU to open and close a CPU-wide event, expected $ACC_RESERVE_RELEASE"
 }
-case_add "opening and closing the only knc event, CPU-wide, costs each CPU 9 register accesses with the take and give-back" t_take_give_back_accesses
+case_add "opening and closing the only knc event, CPU-wide, costs each CPU 9 register accesses with the reservation and release" t_reserve_release_accesses
 
 t_rdpmc_self_monitoring() {
 	local out type

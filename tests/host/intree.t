@@ -110,7 +110,7 @@ else
 		# counts is what the kernel links.
 		! grep -E "warning:" "$log.build" | grep -E "events/knc/" >>"$log" &&
 			[ "$(ar t "$o/knc/built-in.a" | xargs -n 1 basename | xargs)" = \
-			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_spflt.o knc_sysfs.o knc_logic_test.o" ] &&
+			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_reserve.o knc_spflt.o knc_sysfs.o knc_logic_test.o" ] &&
 			! ar t "$o/intel/built-in.a" | grep -q "knc\.o$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_event_overflow$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_sample_event_took$" &&

@@ -188,10 +188,10 @@ acc_row() {
 
 # acc_table_here: acc_table with this suite's PMU and its way to overflow.
 # The native backend reserves the counters at its first event and releases
-# them after its last, taking and giving back every CPU's PMU each time: a
-# knc event on CPU 0 stays open meanwhile, so that the figures are those of
-# the operations themselves (the take and give-back are a cost of
-# reserving and releasing, not of an open; model.sh counts them).
+# them after its last, on every CPU each time: a knc event on CPU 0 stays
+# open meanwhile, so that the figures are those of the operations
+# themselves (reserving and releasing are not a cost of an open; model.sh
+# counts them).
 acc_table_here() {
 	local reserver='' st=0
 	case $ACC_SOURCE in

@@ -440,7 +440,7 @@ static int knc_generic_event(struct knc_pmu *kp, struct perf_event_attr *attr,
  * leaves each other one's prev_count at what its counter holds, as a
  * stopped event's must be: its reads and del() add nothing.
  */
-static u8 knc_cpu_stop_all(struct knc_pmu *kp, struct knc_cpu_hw *cpuc)
+u8 knc_cpu_stop_all(struct knc_pmu *kp, struct knc_cpu_hw *cpuc)
 {
 	u8 running = cpuc->running;
 	int i;
@@ -451,8 +451,7 @@ static u8 knc_cpu_stop_all(struct knc_pmu *kp, struct knc_cpu_hw *cpuc)
 	return running;
 }
 
-static void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc,
-			   u8 running)
+void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc, u8 running)
 {
 	struct perf_event *event;
 	int i;
@@ -469,117 +468,6 @@ static void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc,
 			    knc_prev_count(kp->ops->read_counter(i)));
 		perf_event_update_userpage(event);
 	}
-}
-
-/*
- * Take this CPU's PMU for the driver, its events keeping their counts. A
- * PMU it cannot know gets the full reset (ops->cpu_reset): the first time
- * the driver takes the CPU (firmware or a kexec'd kernel may have left
- * anything, an enabled EvtSel or an SPFLT gate among it), and a CPU that
- * comes online (@reset). Between its takes only the x86 core PMU, with
- * the NMI watchdog, has the registers, and it gives them back with its
- * EvtSels disabled (its del() clears EN) and SPFLT_CONTROL untouched (it
- * has no SPFLT), but with overflow bits set and the LVT entry masked
- * (Linux's knc.c never unmasks it after a PMI, so later ones stay
- * pending): clearing those is all a take needs. The counters' values do
- * not matter: each start writes its counter, and the x86 core zeroes the
- * ones its PMU used before a task that may use RDPMC runs
- * (knc_clear_x86_dirty()). GLOBAL_CTRL, which the cpu PMU sets and clears
- * as it pleases, is set last, as the driver keeps it.
- */
-static void knc_cpu_take(struct knc_pmu *kp, bool reset)
-{
-	const struct knc_hw_ops *ops = kp->ops;
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
-	u8 running = knc_cpu_stop_all(kp, cpuc);
-
-	/* USER_PREF is the program's: another task's may be there now. */
-	cpuc->spflt_task = NULL;
-	if (reset || !cpuc->pmu_reset) {
-		ops->cpu_reset();
-		cpuc->pmu_reset = true;
-	} else {
-		ops->write_ovf_ctrl(KNC_COUNTERS_MASK);
-		ops->unmask_pmi();
-	}
-	knc_cpu_resume(kp, cpuc, running);
-	ops->write_global_ctrl(KNC_COUNTERS_MASK);
-}
-
-static void knc_cpu_take_one(void *info)
-{
-	knc_cpu_take(info, false);
-}
-
-/* A CPU that comes online while the registers are reserved: reset it. */
-void knc_cpu_reserve(void *info)
-{
-	knc_cpu_take(info, true);
-}
-
-/*
- * This CPU's part of releasing the registers, on every CPU as they are
- * released and on a CPU going down while they are reserved: stop its
- * events, which disables their EvtSels and SPFLT gates, and give the
- * counters back with no count in them (ops->cpu_quiesce). A CPU going
- * down keeps its events stopped: perf core removes them next.
- */
-void knc_cpu_release(void *info)
-{
-	struct knc_pmu *kp = info;
-	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
-
-	knc_cpu_stop_all(kp, cpuc);
-	if (kp->ops->cpu_quiesce)
-		kp->ops->cpu_quiesce();
-	knc_cpu_resume(kp, cpuc, 0);
-}
-
-/*
- * Where a backend shares its registers (the native one, with the x86 core
- * PMU and the NMI watchdog), the first event reserves them and the last
- * releases them, as the x86 core reserves them only while it has events
- * (x86_reserve_hardware(), x86_release_hardware()). While they are
- * reserved the driver has every online CPU's PMU; a CPU that comes online
- * meanwhile is reset by knc_cpu_online(). Called only for a backend with
- * ops->reserve.
- */
-static int knc_reserve(struct knc_pmu *kp)
-{
-	int ret = 0;
-
-	if (atomic_inc_not_zero(&kp->active_events))
-		return 0;
-	mutex_lock(&kp->reserve_lock);
-	if (!atomic_read(&kp->active_events)) {
-		ret = kp->ops->reserve();
-		if (!ret) {
-			cpus_read_lock();
-			WRITE_ONCE(kp->reserved, true);
-			on_each_cpu(knc_cpu_take_one, kp, 1);
-			cpus_read_unlock();
-		}
-	}
-	if (!ret)
-		atomic_inc(&kp->active_events);
-	mutex_unlock(&kp->reserve_lock);
-	return ret;
-}
-
-static void knc_release(struct knc_pmu *kp)
-{
-	if (atomic_add_unless(&kp->active_events, -1, 1))
-		return;
-	mutex_lock(&kp->reserve_lock);
-	if (atomic_dec_and_test(&kp->active_events)) {
-		/* An NMI meanwhile is still the driver's: no counter runs. */
-		cpus_read_lock();
-		on_each_cpu(knc_cpu_release, kp, 1);
-		WRITE_ONCE(kp->reserved, false);
-		cpus_read_unlock();
-		kp->ops->release();
-	}
-	mutex_unlock(&kp->reserve_lock);
 }
 
 static void knc_event_destroy(struct perf_event *event)

@@ -28,37 +28,6 @@ struct knc_pmu *knc_pmu_active;
 static DEFINE_MUTEX(knc_pmu_lock);
 static enum cpuhp_state knc_hp_state;
 
-/*
- * CPU hotplug: a CPU coming online while the registers are reserved is
- * reset, one going down quiesced. With the CPU hotplug lock held, against
- * knc_reserve() and knc_release().
- */
-static int knc_cpu_online(unsigned int cpu, struct hlist_node *node)
-{
-	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
-	unsigned long flags;
-
-	if (!READ_ONCE(kp->reserved))
-		return 0;
-	local_irq_save(flags);
-	knc_cpu_reserve(kp);
-	local_irq_restore(flags);
-	return 0;
-}
-
-static int knc_cpu_offline(unsigned int cpu, struct hlist_node *node)
-{
-	struct knc_pmu *kp = hlist_entry_safe(node, struct knc_pmu, node);
-	unsigned long flags;
-
-	if (!READ_ONCE(kp->reserved))
-		return 0;
-	local_irq_save(flags);
-	knc_cpu_release(kp);
-	local_irq_restore(flags);
-	return 0;
-}
-
 /**
  * knc_pmu_register - register the knc PMU of a backend
  * @ops: the backend's register accesses; its owner owns the PMU

@@ -3,11 +3,13 @@
  * Knights Corner core PMU: what the files of knc_pmu share.
  *
  *   knc_core.c    the counter core: event_init, add/del/start/stop/read,
- *                 reserving and releasing the registers, the PMI
+ *                 the PMI
+ *   knc_reserve.c who has the registers: reserving and releasing them,
+ *                 each CPU's part, CPU hotplug
  *   knc_spflt.c   SPFLT regions (config1:0, "spflt")
  *   knc_rdpmc.c   the user page and RDPMC
  *   knc_sysfs.c   format/ and events/
- *   knc_main.c    registration, CPU hotplug, the entry point
+ *   knc_main.c    registration, the entry point
  *   knc_native.c  the native backend, the KNC MSRs
  *
  * Backends see only knc_hw.h; what perf core gives the driver is in
@@ -35,7 +37,8 @@
  *	compared, never followed (with @spflt_task_start against reuse)
  * @spflt_task_start: @spflt_task's start_time
  * @pmu_reset: the driver has reset this CPU's PMU (ops->cpu_reset) since
- *	it registered: a take needs only undo what the x86 core PMU leaves
+ *	it registered: a reservation needs only undo what the registers'
+ *	other users leave
  */
 struct knc_cpu_hw {
 	struct perf_event *events[KNC_NUM_COUNTERS];
@@ -125,8 +128,14 @@ static inline bool knc_event_spflt(const struct perf_event *event)
 /* knc_core.c */
 void knc_pmu_setup(struct knc_pmu *kp);
 int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs);
-void knc_cpu_reserve(void *info);
-void knc_cpu_release(void *info);
+u8 knc_cpu_stop_all(struct knc_pmu *kp, struct knc_cpu_hw *cpuc);
+void knc_cpu_resume(struct knc_pmu *kp, struct knc_cpu_hw *cpuc, u8 running);
+
+/* knc_reserve.c */
+int knc_reserve(struct knc_pmu *kp);
+void knc_release(struct knc_pmu *kp);
+int knc_cpu_online(unsigned int cpu, struct hlist_node *node);
+int knc_cpu_offline(unsigned int cpu, struct hlist_node *node);
 
 /* knc_main.c */
 extern struct knc_pmu *knc_pmu_active;
