@@ -946,14 +946,20 @@ static int r_rdpmc(void)
  * The TSC, one per core: this thread writes MSR 0x10, its sibling's RDTSC
  * and RDMSR 0x10 must read the value written. The sibling waits in an IPI
  * with interrupts off, this thread writes with them off, and the TSC is
- * put back before either takes an interrupt: no timekeeping sees the jump.
+ * put back before either takes an interrupt: no timekeeping sees the jump
+ * (a TSC deadline armed meanwhile would lie hours ahead once the TSC is
+ * back, and that CPU's timer would stop).
  */
 #define TSC_JUMP	BIT_ULL(44)	/* hours of a KNC's clock */
 #define TSC_NEAR	BIT_ULL(36)	/* a minute or so of it */
 #define TSC_SPINS	(1 << 28)
 
 static struct {
-	int state;	/* 1: the sibling waits, 2: written, 3: read */
+	/*
+	 * 1: the sibling waits, 2: this thread has it (or 0: it gave up),
+	 * 3: written, 4: read, 5: put back
+	 */
+	int state;
 	u64 tsc, msr;
 	bool msr_faulted;
 } tsc_sib;
@@ -964,7 +970,7 @@ static bool tsc_wait(int state)
 
 	for (n = 0; n < TSC_SPINS; n++) {
 		/* pairs with the other thread's release: its reads are seen */
-		if (smp_load_acquire(&tsc_sib.state) == state)
+		if (smp_load_acquire(&tsc_sib.state) >= state)
 			return true;
 		cpu_relax();
 	}
@@ -975,12 +981,16 @@ static void tsc_sibling(void *unused)
 {
 	/* the state orders the TSC reads and writes of the two threads */
 	smp_store_release(&tsc_sib.state, 1);
-	if (!tsc_wait(2))
-		return;
+	if (!tsc_wait(2) && cmpxchg(&tsc_sib.state, 1, 0) == 1)
+		return;		/* given up before the TSC moved */
+	/* had: the other thread sets 3 and 5 whatever happens */
+	tsc_wait(3);
 	tsc_sib.tsc = rdtsc_ordered();
 	tsc_sib.msr_faulted = rdmsrq_safe(MSR_IA32_TSC, &tsc_sib.msr) != 0;
 	/* the reads above, before the state says they are done */
-	smp_store_release(&tsc_sib.state, 3);
+	smp_store_release(&tsc_sib.state, 4);
+	/* interrupts stay off until the TSC is back */
+	tsc_wait(5);
 }
 
 static int r_tsc_per_core(void)
@@ -999,16 +1009,22 @@ static int r_tsc_per_core(void)
 	if (!tsc_wait(1))
 		return RULE_FAIL("CPU %u, the sibling, did not run the IPI", sib);
 	local_irq_save(flags);
+	if (cmpxchg(&tsc_sib.state, 1, 2) != 1) {
+		local_irq_restore(flags);
+		return RULE_FAIL("CPU %u, the sibling, gave up waiting", sib);
+	}
 	val = rdtsc_ordered() + TSC_JUMP;
 	faulted = wrmsrq_safe(MSR_IA32_TSC, val) != 0;
 	own = rdtsc_ordered();
 	rdmsrq_safe(MSR_IA32_TSC, &own_msr);
 	/* the write above, before the state lets the sibling read */
-	smp_store_release(&tsc_sib.state, 2);
-	answered = tsc_wait(3);
+	smp_store_release(&tsc_sib.state, 3);
+	answered = tsc_wait(4);
 	/* back, on both threads; the time the jump lasted is kept */
 	if (!faulted && rdtsc_ordered() >= val)
 		wrmsrq_safe(MSR_IA32_TSC, rdtsc_ordered() - TSC_JUMP);
+	/* the TSC back, before the sibling takes interrupts again */
+	smp_store_release(&tsc_sib.state, 5);
 	local_irq_restore(flags);
 	if (faulted)
 		return RULE_FAIL("WRMSR 0x10 faulted");
