@@ -218,23 +218,6 @@ static void knc_native_cpu_quiesce(void)
 }
 
 /*
- * Whatever is in this CPU's PMU: every EvtSel disabled (before its counter
- * is zeroed), no SPFLT gate, no status, the PMI routed to this driver's
- * NMI handler. GLOBAL_CTRL the core sets next.
- */
-static void knc_native_cpu_reset(void)
-{
-	int i;
-
-	for (i = 0; i < KNC_NUM_COUNTERS; i++)
-		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
-	knc_native_cpu_quiesce();
-	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
-	wrmsrq(KNC_MSR_GLOBAL_OVF_CTRL, KNC_COUNTERS_MASK);
-	apic_write(APIC_LVTPC, APIC_DM_NMI);
-}
-
-/*
  * An event's own registers, which every context switch reads and writes
  * (the core's static calls): notrace, as native_read_msr() and
  * native_write_msr() under them are; the knc tracepoints record the
@@ -279,6 +262,23 @@ static void knc_native_write_ovf_ctrl(u64 val)
 static void knc_native_unmask_pmi(void)
 {
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
+}
+
+/*
+ * Whatever is in this CPU's PMU: every EvtSel disabled (before its counter
+ * is zeroed), no SPFLT gate, no status, the PMI routed to this driver's
+ * NMI handler. GLOBAL_CTRL the core sets next.
+ */
+static void knc_native_cpu_reset(void)
+{
+	int i;
+
+	for (i = 0; i < KNC_NUM_COUNTERS; i++)
+		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
+	knc_native_cpu_quiesce();
+	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
+	knc_native_write_ovf_ctrl(KNC_COUNTERS_MASK);
+	knc_native_unmask_pmi();
 }
 
 static u64 knc_native_read_spflt(void)
