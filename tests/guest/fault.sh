@@ -8,7 +8,8 @@
 #       -- tests/guest/fault.sh
 # build/tests/failnth (tests/guest/progs/failnth.c) fails the 1st, 2nd, ...
 # slab or page allocation of one call through /proc/thread-self/fail-nth
-# until the call goes through without a fault: loading each module, opening
+# until the call goes through without a fault: loading each module (the
+# allocations of its init function only, see init_points), opening
 # a counting, a sampling, a group and an SPFLT event, the mmap of a sampling
 # event's buffer, a CPU coming online with events open. Every failed call
 # must return ENOMEM; after each sweep counting is exact, and the modules
@@ -54,6 +55,59 @@ sweep() {
 	echo "$line"
 }
 
+# init_points KO NAME: "FIRST-LAST", the injection points of loading KO
+# (failnth's numbers) from the first to the last that the module's init
+# makes, 16 more on each side: the kernel's stack at every point of one
+# load without a fault (a kprobe on should_fail_ex() with the stacktrace
+# trigger), the points of finit_module() counted in order, those under
+# do_one_initcall() the init's. The trace must see as many points as
+# failnth counts.
+init_points() {
+	local t=/sys/kernel/tracing ev n r
+	ev=$t/events/kprobes/knc_fail
+	[ -d $t/events ] || mount -t tracefs nodev $t || return 1
+	echo 'p:knc_fail should_fail_ex' >>$t/kprobe_events || return 1
+	echo 16384 >$t/buffer_size_kb
+	echo 'comm == "failnth"' >$ev/filter
+	echo stacktrace >$ev/trigger
+	: >$t/trace
+	echo 1 >$ev/enable
+	n=$("$FAILNTH" -c load "$1" "$2")
+	echo 0 >$ev/enable
+	r=$(awk -v want="${n% injection points}" '
+		function point() {
+			if (!call) return
+			i++
+			if (init) { if (!first) first = i; last = i }
+		}
+		/ knc_fail: / { point(); call = 0; init = 0; next }
+		/=> __do_sys_(f)?init_module/ { call = 1 }
+		/=> do_one_initcall/ { init = 1 }
+		END {
+			point()
+			want = substr(want, index(want, ":") + 2)
+			if (i != want + 0 || !first)
+				printf "the trace saw %d points, %d in the init; failnth counts %d\n", i, last - first + 1, want
+			else
+				printf "%d-%d\n", (first > 16 ? first - 16 : 1), last + 16
+		}' $t/trace)
+	echo '!stacktrace' >$ev/trigger
+	echo '-:knc_fail' >>$t/kprobe_events
+	: >$t/trace
+	echo "$r"
+	[[ $r =~ ^[0-9]+-[0-9]+$ ]]
+}
+
+# sweep_init KO NAME: the load sweep of the points of KO's init: those
+# before it are the loader's (the module's sysfs directory, the notifiers
+# of tracing and kprobes, gcov's constructor), which fail the load before
+# knc's code runs or are done without; those after it, the loader's again
+sweep_init() {
+	local r
+	r=$(init_points "$1" "$2") || fail "$1's init: $r"
+	sweep -r "$r" load "$1" "$2"
+}
+
 # expect_counts_exact: the next normal use counts exactly (CPU-wide: on
 # Linux 6.1 a per-task event pins the module that owns the PMU)
 expect_counts_exact() {
@@ -74,12 +128,12 @@ expect_unload_reload() {
 t_load() {
 	knc_modules_unload
 	if [ $backend = sim ]; then
-		sweep load "$KNC_KO" knc_pmu
+		sweep_init "$KNC_KO" knc_pmu
 		[ ! -e $KNC_SYSFS ] || fail "knc_pmu.ko alone registered a PMU on the simulator's CPU"
-		sweep load "$KNC_SIM_KO" knc_sim
+		sweep_init "$KNC_SIM_KO" knc_sim
 	else
 		echo 0 >/proc/sys/kernel/nmi_watchdog
-		sweep load "$KNC_KO" knc_pmu
+		sweep_init "$KNC_KO" knc_pmu
 	fi
 	[ -e $KNC_SYSFS ] || fail "no knc PMU after the sweep"
 	expect_counts_exact

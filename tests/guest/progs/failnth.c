@@ -5,7 +5,7 @@
  * fail_page_alloc set up by tests/guest/fault.sh), until it goes through
  * without a fault.
  *
- *   failnth [-m MAX] CALL ARG...
+ *   failnth [-m MAX | -r FIRST-LAST | -c] CALL ARG...
  *
  *   load KO NAME             finit_module(KO); NAME unloaded after a load
  *   open-count CONFIG        perf_event_open() of a knc event, this task
@@ -25,11 +25,18 @@
  * longer reaches, which must succeed. Prints one line:
  *   CALL: N injection points, N failed with ENOMEM, N succeeded
  * and exits 0, or prints what went wrong and exits 1.
+ *
+ * -r FIRST-LAST fails only the points FIRST to LAST, then makes the call
+ * without a fault (it must succeed) and prints
+ *   CALL: N injection points, FIRST to LAST failed: N with ENOMEM, N succeeded
+ * -c makes the call once without a fault, undoes it and prints
+ *   CALL: N injection points
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +179,24 @@ static int try_call(void **undo)
 	return 0;
 }
 
+/* fail-nth for a call that must not reach its fault */
+#define NO_FAULT (1U << 30)
+
+/* The call without a fault, which must succeed: its injection points. */
+static unsigned int clean_call(void **undo)
+{
+	unsigned int left;
+	int err;
+
+	set_fail_nth(NO_FAULT);
+	err = try_call(undo);
+	left = fail_nth_left();
+	set_fail_nth(0);
+	if (err)
+		die("fails without a fault: %s", strerror(err));
+	return NO_FAULT - left;
+}
+
 static void undo_call(void *undo)
 {
 	if (!strcmp(call, "load")) {
@@ -193,13 +218,24 @@ int main(int argc, char **argv)
 		{ "open-group", 2 }, { "open-spflt", 1 }, { "mmap", 1 },
 		{ "online", 1 },
 	};
-	unsigned int n, max = 100000, nomem = 0, succeeded = 0;
+	unsigned int n, first = 1, last = 100000, nomem = 0, succeeded = 0, total = 0;
+	bool ranged = false, count = false;
+	void *undo = NULL;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "m:")) != -1) {
-		if (opt != 'm')
+	while ((opt = getopt(argc, argv, "m:r:c")) != -1) {
+		if (opt == 'm') {
+			last = strtoul(optarg, NULL, 0);
+		} else if (opt == 'r') {
+			if (sscanf(optarg, "%u-%u", &first, &last) != 2 ||
+			    !first || first > last)
+				goto usage;
+			ranged = true;
+		} else if (opt == 'c') {
+			count = true;
+		} else {
 			goto usage;
-		max = strtoul(optarg, NULL, 0);
+		}
 	}
 	if (optind >= argc)
 		goto usage;
@@ -217,11 +253,17 @@ int main(int argc, char **argv)
 		    strerror(errno));
 	setup();
 
-	for (n = 1; n <= max; n++) {
-		void *undo = NULL;
+	if (count) {
+		n = clean_call(&undo);
+		undo_call(undo);
+		printf("%s: %u injection points\n", call, n);
+		return 0;
+	}
+	for (n = first; n <= last; n++) {
 		unsigned int left;
 		int err;
 
+		undo = NULL;
 		set_fail_nth(n);
 		err = try_call(&undo);
 		left = fail_nth_left();
@@ -230,9 +272,8 @@ int main(int argc, char **argv)
 			/* the call has n - 1 points: this try had no fault */
 			if (err)
 				die("fails without a fault: %s", strerror(err));
-			printf("%s: %u injection points, %u failed with ENOMEM, %u succeeded\n",
-			       call, n - 1, nomem, succeeded);
-			return 0;
+			total = n - left;
+			break;
 		}
 		if (!err) {
 			succeeded++;
@@ -244,9 +285,23 @@ int main(int argc, char **argv)
 			    n, strerror(err));
 		}
 	}
-	die("more than %u injection points", max);
+	if (!ranged) {
+		if (n > last)
+			die("more than %u injection points", last);
+		printf("%s: %u injection points, %u failed with ENOMEM, %u succeeded\n",
+		       call, n - 1, nomem, succeeded);
+		return 0;
+	}
+	if (n == first)
+		die("%u injection points: none from %u", total, first);
+	if (n > last)
+		total = clean_call(&undo);
+	printf("%s: %u injection points, %u to %u failed: %u with ENOMEM, %u succeeded\n",
+	       call, total, first, n - 1, nomem, succeeded);
+	return 0;
 usage:
-	fprintf(stderr, "usage: failnth [-m MAX] load KO NAME | open-count CONFIG | open-sample CONFIG |\n"
-		"       open-group CONFIG CONFIG | open-spflt CONFIG | mmap CONFIG | online CPU\n");
+	fprintf(stderr, "usage: failnth [-m MAX | -r FIRST-LAST | -c] load KO NAME | open-count CONFIG |\n"
+		"       open-sample CONFIG | open-group CONFIG CONFIG | open-spflt CONFIG | mmap CONFIG |\n"
+		"       online CPU\n");
 	return 2;
 }
