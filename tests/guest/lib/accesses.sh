@@ -99,15 +99,19 @@ acc_regs_per_op() {
 	chrt -f 10 taskset -c $ACC_CPU $PMUOPS "$@" "$n2" >/dev/null || return 1
 	r2=$(acc_regs_model)
 	r3=$(nproc)
-	awk -v n="$((n2 - n1))" -v cpus="$r3" -v r0="$r0" -v r1="$r1" -v r2="$r2" 'BEGIN {
-		k = split(r0, a, "\n"); for (i = 1; i <= k; i++) { split(a[i], f, " "); v0[f[1]] = f[2] }
-		k = split(r1, a, "\n"); for (i = 1; i <= k; i++) { split(a[i], f, " "); v1[f[1]] = f[2] }
-		k = split(r2, a, "\n")
+	awk -v n="$((n2 - n1))" -v cpus="$r3" -v r0="$r0" -v r1="$r1" -v r2="$r2" '
+	# regs(S, V): V[REG] = ACCESSES of snapshot S; reg[1..] its registers
+	function regs(s, v,   a, f, i, k) {
+		k = split(s, a, "\n")
+		for (i = 1; i <= k; i++) { split(a[i], f, " "); v[f[1]] = f[2]; reg[i] = f[1] }
+		return k
+	}
+	BEGIN {
+		regs(r0, v0); regs(r1, v1); k = regs(r2, v2)
 		for (i = 1; i <= k; i++) {
-			split(a[i], f, " ")
-			d = (f[2] - v1[f[1]]) - (v1[f[1]] - v0[f[1]])
+			d = (v2[reg[i]] - v1[reg[i]]) - (v1[reg[i]] - v0[reg[i]])
 			if (d != 0)
-				printf "%s %.2f\n", f[1], d / n / cpus
+				printf "%s %.2f\n", reg[i], d / n / cpus
 		}
 	}'
 }
