@@ -6,10 +6,10 @@
 # KUnit tests built in (tools/knc/intree/kunit.config) builds without a
 # warning in knc/ (W=1), the driver calling perf_event_overflow() directly.
 # That kernel boots under QEMU and runs the KUnit suite of the event logic
-# (knc_logic_test.c; the simulator's stays out of the tree, and
+# (knc_logic*_test.c; the simulator's stays out of the tree, and
 # tests/guest/kunit.sh runs both on the debug kernel) under KASAN, lockdep
 # and UBSAN: each case is a test point, and the cases must be the ones the
-# host build of the same file runs. The build is incremental on a copy of the
+# host build of the same files runs. The build is incremental on a copy of the
 # debug tree (a minute or two; tests/run runs this test after the debug
 # kernel is built, as suite debug-intree), and the kernel is cached under
 # $KNC_CACHE/intree/ (default /var/cache/knc-pmu) by a hash of its inputs,
@@ -110,7 +110,7 @@ else
 		# counts is what the kernel links.
 		! grep -E "warning:" "$log.build" | grep -E "events/knc/" >>"$log" &&
 			[ "$(ar t "$o/knc/built-in.a" | xargs -n 1 basename | xargs)" = \
-			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_reserve.o knc_spflt.o knc_sysfs.o knc_logic_test.o" ] &&
+			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_reserve.o knc_spflt.o knc_sysfs.o knc_logic_test.o knc_logic_encode_test.o knc_logic_table_test.o knc_logic_assign_test.o knc_logic_period_test.o" ] &&
 			! ar t "$o/intel/built-in.a" | grep -q "knc\.o$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_event_overflow$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_sample_event_took$" &&

@@ -46,11 +46,11 @@ intree_makefile() {
 import re
 import sys
 mk = open(sys.argv[1]).read()
-mk, n = re.subn(r'\n# KUnit .*?\nendif\n', '\n' if sys.argv[2] == 'without-kunit' else
-                '''
-# KUnit (.kunitconfig)
-knc_pmu-$(CONFIG_PERF_EVENTS_INTEL_KNC_KUNIT_TEST) += knc_logic_test.o
-''', mk, count=1, flags=re.S)
+# The KUnit block keeps the event logic's objects, not the simulator's.
+kunit = re.search(r'^knc_pmu-\$\(CONFIG_PERF_EVENTS_INTEL_KNC_KUNIT_TEST\).*\n(\t.*\n)*', mk,
+                  flags=re.M).group(0)
+mk, n = re.subn(r'\n# KUnit .*?\nendif\n', lambda m: '\n' if sys.argv[2] == 'without-kunit' else
+                '\n# KUnit (.kunitconfig)\n' + kunit, mk, count=1, flags=re.S)
 assert n == 1
 mk = re.sub(r'^obj-\$\(CONFIG_PERF_EVENTS_INTEL_KNC_SIM\).*\n', '', mk, flags=re.M)
 mk = re.sub(r'^knc_sim-y :=.*\n(\t.*\n)*', '', mk, flags=re.M)
@@ -110,7 +110,7 @@ PY
 # directly: its knc_perf.h is tools/knc/intree/knc_perf.h. The simulator
 # (knc_sim*) stays out of the tree, a test tool of its own. The KUnit tests
 # come in patch 3, the admin guide's page in patch 4.
-is_test() { case $1 in *_test.c | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
+is_test() { case $1 in *_test.[ch] | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
 mkdir -p arch/x86/events/knc
 for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
 	case $f in */knc_module.c | */knc_sim*) continue ;; esac
