@@ -30,12 +30,10 @@ struct pt_regs;
  *	its own).
  * @release: with @reserve; release them after the last event
  * @cpu_reset: reset this CPU's PMU, whatever is in it: every EvtSel,
- *	counter and PERF_SPFLT_CONTROL zero, no overflow status, the LVT
- *	performance entry routed as an NMI and unmasked (GLOBAL_CTRL the
- *	driver sets next): the first time the driver takes the CPU's
- *	registers, and on a CPU that comes online while it has them. Later
- *	takes write GLOBAL_CTRL, OVF_CONTROL and the LVT entry only, through
- *	the ops below.
+ *	counter and PERF_SPFLT_CONTROL zero: the first time the driver takes
+ *	the CPU's registers, and on a CPU that comes online while it has
+ *	them. Then, as at every take, the driver clears the status, sets the
+ *	LVT entry and GLOBAL_CTRL through the ops below.
  * @cpu_quiesce: optional; give this CPU's PMU up, its events stopped (no
  *	EvtSel enabled, no counter under SPFLT control): leave no count in a
  *	counter. On every CPU as the driver releases the registers, and on a
@@ -46,8 +44,9 @@ struct pt_regs;
  * @write_global_ctrl: IA32_PERF_GLOBAL_CTRL
  * @read_global_status: IA32_PERF_GLOBAL_STATUS, sticky overflow bits
  * @write_ovf_ctrl: IA32_PERF_GLOBAL_OVF_CONTROL, write 1 to clear status
- * @unmask_pmi: unmask the local APIC LVT performance entry, which the APIC
- *	masks when it delivers a PMI
+ * @unmask_pmi: the local APIC LVT performance entry an unmasked NMI (the
+ *	APIC masks it when it delivers a PMI; another user may have left it
+ *	anything)
  * @read_spflt: PERF_SPFLT_CONTROL
  * @write_spflt: PERF_SPFLT_CONTROL: USER_PREF (bit 63) and the counters
  *	it gates (bits 0 and 1)

@@ -266,8 +266,8 @@ static void knc_native_unmask_pmi(void)
 
 /*
  * Whatever is in this CPU's PMU: every EvtSel disabled (before its counter
- * is zeroed), no SPFLT gate, no status, the PMI routed to this driver's
- * NMI handler. GLOBAL_CTRL the core sets next.
+ * is zeroed), no SPFLT gate. The status, the LVT entry and GLOBAL_CTRL the
+ * core sets next.
  */
 static void knc_native_cpu_reset(void)
 {
@@ -277,8 +277,6 @@ static void knc_native_cpu_reset(void)
 		wrmsrq(KNC_MSR_EVNTSEL0 + i, 0);
 	knc_native_cpu_quiesce();
 	wrmsrq(KNC_MSR_SPFLT_CTRL, 0);
-	knc_native_write_ovf_ctrl(KNC_COUNTERS_MASK);
-	knc_native_unmask_pmi();
 }
 
 static u64 knc_native_read_spflt(void)

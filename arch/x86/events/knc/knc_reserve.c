@@ -25,10 +25,10 @@
  * and the x86 core PMU where it drives KNC) give them back with their
  * EvtSels disabled (del() clears EN) and SPFLT_CONTROL untouched (they
  * have no SPFLT), but may leave overflow bits set and the LVT entry
- * masked after a PMI: clearing those is all that reservation needs. The
- * counters' values do not matter: each start writes its counter.
- * GLOBAL_CTRL, which the other users set and clear as they please, is set
- * last, as the driver keeps it.
+ * masked after a PMI: clearing those, as after a reset, is all that
+ * reservation needs. The counters' values do not matter: each start
+ * writes its counter. GLOBAL_CTRL, which the other users set and clear as
+ * they please, is set last, as the driver keeps it.
  */
 static void knc_cpu_reserve(struct knc_pmu *kp, bool reset)
 {
@@ -41,10 +41,9 @@ static void knc_cpu_reserve(struct knc_pmu *kp, bool reset)
 	if (reset || !cpuc->pmu_reset) {
 		ops->cpu_reset();
 		cpuc->pmu_reset = true;
-	} else {
-		ops->write_ovf_ctrl(KNC_COUNTERS_MASK);
-		ops->unmask_pmi();
 	}
+	ops->write_ovf_ctrl(KNC_COUNTERS_MASK);
+	ops->unmask_pmi();
 	knc_cpu_resume(kp, cpuc, running);
 	ops->write_global_ctrl(KNC_COUNTERS_MASK);
 }
