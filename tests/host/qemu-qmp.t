@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host test (TAP version 13) of the QEMU model's QMP commands.
+
+Patch 13 of tools/knc/qemu makes the model's monitor commands QMP commands
+(knc-pmu-inject, knc-pmu-set-real, query-knc-pmu), HMP's calling them. This
+drives build/qemu's QEMU as a test harness would, without a guest kernel:
+one core of two threads with knc-pmu=on runs SeaBIOS (ring 0) for a moment
+and stops; then injections queue (none arrives: the vCPUs stay stopped),
+the errors of each command are checked, HMP's forms are checked against
+QMP's answers, and migration is refused by the model's blocker. A machine
+without the model has no PMU to show.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+QEMU = "build/qemu/qemu-system-x86_64"
+n = 0
+
+
+def result(ok, name, detail=""):
+    global n
+    n += 1
+    print(("ok" if ok else "not ok") + " %d - %s" % (n, name))
+    if not ok and detail:
+        for line in str(detail).splitlines():
+            print("# " + line)
+
+
+class QMP:
+    def __init__(self, path):
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.buf = b""
+        self.recv()  # greeting
+        self.call("qmp_capabilities")
+
+    def recv(self):
+        while b"\n" not in self.buf:
+            data = self.sock.recv(65536)
+            if not data:
+                raise EOFError("QMP closed")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def call(self, cmd, **args):
+        msg = {"execute": cmd}
+        if args:
+            msg["arguments"] = args
+        self.sock.sendall(json.dumps(msg).encode() + b"\n")
+        while True:
+            reply = self.recv()
+            if "event" not in reply:
+                return reply
+
+    def hmp(self, line):
+        return self.call("human-monitor-command",
+                         **{"command-line": line}).get("return", "")
+
+
+def start(tmp, cpu):
+    sock = os.path.join(tmp, "qmp-%d.sock" % n)
+    proc = subprocess.Popen(
+        [QEMU, "-S", "-nodefaults", "-display", "none", "-net", "none",
+         "-L", "/usr/share/seabios", "-L", "/usr/share/qemu",
+         "-accel", "tcg", "-cpu", cpu, "-smp", "2,threads=2", "-m", "64",
+         "-qmp", "unix:%s,server=on,wait=off" % sock],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return proc, QMP(sock)
+
+
+def error_of(reply):
+    return reply.get("error", {}).get("desc", "") if "error" in reply else None
+
+
+def model_cases(q):
+    # SeaBIOS runs in ring 0 for a moment
+    q.call("cont")
+    time.sleep(0.5)
+    q.call("stop")
+    info = q.call("query-knc-pmu").get("return")
+    result(isinstance(info, list) and [p["cpu-index"] for p in info] == [0, 1],
+           "query-knc-pmu lists both vCPUs", info)
+    if not isinstance(info, list) or len(info) != 2:
+        return
+    p0, p1 = info
+    result(p0["siblings"] == [1] and p1["siblings"] == [0],
+           "each vCPU's sibling is the other thread of the core", info)
+    result(all(p["counters"] == [0, 0] and p["event-selects"] == [0, 0] and
+               p["global-status"] == 0 and p["global-ctrl"] == 0 and
+               len(p["rdmsr"]) == 16 and len(p["wrmsr"]) == 16 and
+               p["real"] and p["pending"] == 0 and p["pmis"] == 0
+               for p in info),
+           "the registers are at reset, nothing pending, real execution on",
+           info)
+    result(p0["kernel-instructions"] > 0 and p0["user-instructions"] == 0,
+           "SeaBIOS's instructions counted in ring 0 only", p0)
+
+    r = q.call("knc-pmu-inject", **{"cpu-index": 0, "event": 0xcb,
+                                    "count": 1000})
+    r2 = q.call("knc-pmu-inject", **{"cpu-index": 0, "event": 0x03,
+                                     "count": 12, "ring": "kernel",
+                                     "per-cycle": 3})
+    info = q.call("query-knc-pmu")["return"]
+    result(r.get("return") == {} and r2.get("return") == {} and
+           info[0]["pending"] == 2 and info[1]["pending"] == 0,
+           "knc-pmu-inject queues on the vCPU named, not on its sibling",
+           [r, r2, info])
+
+    for args, want in (
+            ({"cpu-index": 7, "event": 1, "count": 1}, "no CPU 7"),
+            ({"cpu-index": 0, "event": 1, "count": 0},
+             "count must be positive"),
+            ({"cpu-index": 0, "event": 1, "count": 1, "per-cycle": 0},
+             "per-cycle must be"),
+            ({"cpu-index": 0, "event": 0x10000, "count": 1}, "event"),
+            ({"cpu-index": 0, "event": 1, "count": 1, "ring": "sideways"},
+             "sideways")):
+        e = error_of(q.call("knc-pmu-inject", **args))
+        result(e is not None and want in e,
+               "knc-pmu-inject %s fails: %s" % (json.dumps(args), want), e)
+
+    replies = [q.call("knc-pmu-inject", **{"cpu-index": 0, "event": 0xcb,
+                                           "count": 1}) for _ in range(6)]
+    e = error_of(q.call("knc-pmu-inject", **{"cpu-index": 0, "event": 0xcb,
+                                             "count": 1}))
+    result(all(r.get("return") == {} for r in replies) and e is not None and
+           "8 injections pending" in e,
+           "a ninth injection waiting is refused", [replies, e])
+
+    out = q.hmp("info knc-pmu")
+    info = q.call("query-knc-pmu")["return"]
+    want = ["cpu %d: ctr0 0x0 ctr1 0x0 evtsel0 0x0 evtsel1 0x0 spflt 0x0 "
+            "status 0x0 ctrl 0x0 lvtpc 0x%x" % (p["cpu-index"], p["lvtpc"])
+            for p in info]
+    want += ["cpu %d: insn kernel %d user 0 unhalted_ns kernel %d user 0 "
+             "pending %d siblings %d" % (p["cpu-index"],
+                                         p["kernel-instructions"],
+                                         p["kernel-unhalted-ns"],
+                                         p["pending"], p["siblings"][0])
+             for p in info]
+    lines = out.replace("\r\n", "\n").splitlines()
+    result(all(w in lines for w in want) and
+           sum(l.startswith("cpu 0: access rdPerfCntr0 0 ") for l in lines) == 1,
+           "HMP's info knc-pmu shows what query-knc-pmu returns",
+           "\n".join(["want:"] + want + ["have:"] + lines))
+
+    out = q.hmp("knc-pmu-inject 0 203 10 sideways")
+    result(out.startswith("Error: mode must be user, kernel or any"),
+           "HMP's knc-pmu-inject reports a bad ring as an error", out)
+    out = q.hmp("knc-pmu-inject 1 203 10 kernel 2")
+    pend = q.call("query-knc-pmu")["return"][1]["pending"]
+    result(out == "" and pend == 1, "HMP's knc-pmu-inject queues through QMP",
+           "%r, pending %d" % (out, pend))
+
+    r = q.call("knc-pmu-set-real", enable=False)
+    off = [p["real"] for p in q.call("query-knc-pmu")["return"]]
+    hmp_off = q.hmp("info knc-pmu").count(" real off")
+    q.hmp("knc-pmu-real on")
+    on = [p["real"] for p in q.call("query-knc-pmu")["return"]]
+    result(r.get("return") == {} and off == [False, False] and
+           hmp_off == 2 and on == [True, True],
+           "knc-pmu-set-real turns real execution off and HMP's on, on every vCPU",
+           [r, off, hmp_off, on])
+
+    e = error_of(q.call("migrate", uri="exec:cat >/dev/null"))
+    result(e is not None and "KNC PMU model" in e,
+           "migration is refused: the model's blocker says why", e)
+
+
+def plain_cases(q):
+    info = q.call("query-knc-pmu")
+    e = error_of(q.call("knc-pmu-set-real", enable=False))
+    e2 = error_of(q.call("knc-pmu-inject", **{"cpu-index": 0, "event": 1,
+                                              "count": 1}))
+    result(info.get("return") == [] and e is not None and
+           "no CPU has a KNC PMU" in e and e2 is not None and
+           "has no KNC PMU" in e2,
+           "without knc-pmu=on: no PMU listed, set-real and inject fail",
+           [info, e, e2])
+
+
+def main():
+    print("TAP version 13")
+    if not os.access(QEMU, os.X_OK):
+        result(False, "the model's QEMU is built", "%s is missing (make qemu)"
+               % QEMU)
+        print("1..%d" % n)
+        return 1
+    with tempfile.TemporaryDirectory() as tmp:
+        for cpu, cases in (("max,vendor=GenuineIntel,knc-pmu=on", model_cases),
+                           ("max,vendor=GenuineIntel", plain_cases)):
+            proc, q = start(tmp, cpu)
+            try:
+                cases(q)
+            finally:
+                q.call("quit")
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            err = proc.stderr.read().decode(errors="replace")
+            result(proc.returncode == 0,
+                   "QEMU (-cpu %s) quits cleanly" % cpu, err)
+    print("1..%d" % n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
