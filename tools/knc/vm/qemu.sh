@@ -57,6 +57,11 @@ qemu_command() {
 	# a ring of 4 MB keeps the whole of it where the debug kernel's 128 KB
 	# wrapped within ten minutes of fuzzing, and lost the boot's part.
 	cmdline+=" log_buf_len=4M"
+	# The IO-APIC timer check wants five timer ticks before the TSC moves
+	# 4*10^10/HZ cycles; a vCPU whose QEMU starves on a loaded host got
+	# fewer, and the kernel panicked ("IO-APIC + timer doesn't work").
+	# Guests on KVM skip the check too.
+	cmdline+=" no_timer_check"
 	# The NMI watchdog would hold a counter the module needs.
 	((native && load_module)) && cmdline+=" nmi_watchdog=0"
 	# A kernel tree (the debug kernel): its ACPI with KASAN spent 5 to 26 s
