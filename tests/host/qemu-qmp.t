@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Host test (TAP version 13) of the QEMU model's QMP commands.
 
-Patch 13 of tools/knc/qemu makes the model's monitor commands QMP commands
+Patch 12 of tools/knc/qemu makes the model's monitor commands QMP commands
 (knc-pmu-inject, knc-pmu-set-real, query-knc-pmu), HMP's calling them. This
 drives build/qemu's QEMU as a test harness would, without a guest kernel:
 one core of two threads with knc-pmu=on runs SeaBIOS (ring 0) for a moment
