@@ -209,11 +209,11 @@ model_test_log() {
 t_pmi_before_interrupt_or_fault() {
 	local log c
 	log=$(model_test_log) || { echo "$log"; fail "knc_model_test.ko failed its checks"; }
-	for c in pmi_before_irq pmi_before_fault; do
+	for c in pmi_before_irq pmi_before_fault pmi_after_read; do
 		echo "$log" | grep "knc_model_test: ok $c:" || fail "no result of $c"
 	done
 }
-case_add --unloads "a PMI comes right after its instruction, before a due interrupt or the next one's fault" t_pmi_before_interrupt_or_fault
+case_add --unloads "a PMI comes right after its instruction, before a due interrupt or the next one's fault, a read of the PMU's registers before it or not" t_pmi_before_interrupt_or_fault
 
 # The conformance rules of knc_model_test.c (Documentation's table): each
 # one with a ring-0 check passes; the ones without say so, or name the

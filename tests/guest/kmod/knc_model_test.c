@@ -18,6 +18,10 @@
  * RDMSR that faults (#GP, fixed up). The PMI must come before the fault,
  * with the RDMSR as its IP.
  *
+ * pmi_after_read: a RDMSR of each readable register of the PMU's block
+ * comes among the instructions before the overflow. Reading changes no
+ * register, and must not move the PMI off its instruction.
+ *
  * Then the conformance rules (knc_model_test_rules[]): one check per rule
  * of section 1.4 of Intel document 327357-001 (seed 000), or per choice
  * where it is silent, each saying "ok RULE" or "not ok RULE: what it saw".
@@ -156,6 +160,61 @@ static noinline unsigned long knc_model_test_fault_round(void)
 		     :
 		     : "memory");
 	return at;
+}
+
+/*
+ * pmi_after_read's round, interrupts off: counter 0 overflows at the last
+ * of ten NOPs after a RDMSR of @msr, itself after a hundred; returns the
+ * address after the NOPs, where the PMI must interrupt.
+ */
+static noinline unsigned long knc_model_test_read_round(u32 msr)
+{
+	u64 start = KNC_CNTVAL_MASK - 111;	/* -112: 100 NOPs, MOV, RDMSR, 10 NOPs */
+	u32 ecx = KNC_MSR_PERFCTR0;
+	u32 lo = lower_32_bits(start), hi = upper_32_bits(start);
+	unsigned long after;
+
+	knc_model_test_arm();
+	asm volatile("lea 1f(%%rip), %0\n\t"
+		     "wrmsr\n\t"
+		     ".rept 100\n\tnop\n\t.endr\n\t"
+		     "mov %4, %%ecx\n\t"
+		     "rdmsr\n\t"
+		     ".rept 10\n\tnop\n\t.endr\n"
+		     "1:"
+		     : "=&r" (after), "+c" (ecx), "+a" (lo), "+d" (hi)
+		     : "r" (msr)
+		     : "memory");
+	return after;
+}
+
+static int knc_model_test_pmi_after_read(void)
+{
+	static const u32 msrs[] = {
+		KNC_MSR_PERFCTR0, KNC_MSR_PERFCTR0 + 1, KNC_MSR_EVNTSEL0,
+		KNC_MSR_EVNTSEL0 + 1, KNC_MSR_SPFLT_CTRL, KNC_MSR_GLOBAL_STATUS,
+		KNC_MSR_GLOBAL_CTRL,
+	};
+	unsigned long expect = 0, ip = 0;
+	int i, round, bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(msrs) && !bad; i++) {
+		for (round = 0; round < ROUNDS && !bad; round++) {
+			local_irq_disable();
+			expect = knc_model_test_read_round(msrs[i]);
+			local_irq_enable();
+			ip = READ_ONCE(nmi_ip);
+			bad = ip != expect;
+		}
+	}
+	if (bad) {
+		pr_err("not ok pmi_after_read: a RDMSR of %#x, round %d of %d: PMI at %pS, want %pS\n",
+		       msrs[i - 1], round, ROUNDS, (void *)ip, (void *)expect);
+		return -EIO;
+	}
+	pr_info("ok pmi_after_read: %d rounds for each of %zu registers, each PMI at %pS\n",
+		ROUNDS, ARRAY_SIZE(msrs), (void *)expect);
+	return 0;
 }
 
 static int knc_model_test_pmi_before_irq(void)
@@ -1192,7 +1251,7 @@ static const struct knc_rule knc_model_test_rules[] = {
 			 "327357-001 1.4.3.8: for an event with no thread-specific context, the core PMU sends the event to the thread that is in the execution stage at that moment",
 			 "the model does not know which thread of a core is in the E-stage: an injected event goes to the vCPU named")
 	KNC_SUITE_RULE("pmi_next_instruction", "PMI, INSTRUCTIONS_EXECUTED (0x16)", "",
-		       "the PMI of an overflowing instruction is taken right after it, before a maskable interrupt due there and before the next instruction's fault",
+		       "the PMI of an overflowing instruction is taken right after it, before a maskable interrupt due there and before the next instruction's fault, whatever register of the PMU was read before it",
 		       "other: SDM vol. 3A, priority among simultaneous exceptions and interrupts: an NMI is taken before a maskable interrupt and before a fault of the next instruction; inferred: the PMI, an NMI here, is pending at the boundary after the overflowing instruction; the document says nothing of skid",
 		       "model.sh t_pmi_before_interrupt_or_fault")
 	KNC_RULE("rdpmc", "RDPMC", "ECX",
@@ -1332,6 +1391,7 @@ static int knc_model_test_run(void)
 	wrmsrq(KNC_MSR_GLOBAL_CTRL, BIT_ULL(0));
 	err = knc_model_test_pmi_before_irq();
 	err = knc_model_test_pmi_before_fault() ?: err;
+	err = knc_model_test_pmi_after_read() ?: err;
 	err = knc_model_test_conformance() ?: err;
 	wrmsrq(KNC_MSR_GLOBAL_CTRL, 0);
 	for (i = 0; i < ARRAY_SIZE(regs); i++)
