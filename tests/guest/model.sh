@@ -560,11 +560,15 @@ t_overflow_while_line_high() {
 case_add "an overflow while the PMI line is up is serviced by the PMI already raised" t_overflow_while_line_high sample
 
 # An NMI that finds GLOBAL_STATUS 0 is not knc's: knc_pmi_handler() leaves
-# it to the next handler (NMI_DONE) while knc has the counters reserved.
+# it to the next handler (NMI_DONE) while knc has the counters reserved,
+# and, without reading the status, while knc has no event (the watchdog or
+# the cpu PMU may have the counters then).
 t_status0_nmi_left() {
 	expect_status0_nmis_left knc/cpu_clk_unhalted/ knc_pmi_handler
+	echo "knc loaded, no knc event:"
+	expect_status0_nmis_left '' knc_pmi_handler
 }
-case_add --last "an NMI that finds the status 0 is left to the next handler" t_status0_nmi_left x86
+case_add --last "an NMI that finds the status 0, or knc without events, is left to the next handler" t_status0_nmi_left x86
 
 t_generic_aliases_record() {
 	local d=/tmp/model-rec4.data out top
