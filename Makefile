@@ -63,7 +63,9 @@
 #                   (build/debug/dkms) for it
 #   make check-debug   the KUnit suites, the guest suite, the native
 #                   suite and Linux's patched driver on the QEMU model, on
-#                   the debug kernel (TAP; make check runs them too)
+#                   the debug kernel, with stress, fuzzing and fault
+#                   injection (TAP; make check runs them but stress and
+#                   fuzzing, which it runs on 6.12)
 #   make coverage   the debug kernel's suites with their cases' line
 #                   coverage of the knc modules (gcov): which lines each
 #                   suite and case executes under KASAN, lockdep and
