@@ -388,11 +388,15 @@ t_exact_user_instructions() {
 }
 case_add "perf stat counts the loop's user instructions exactly" t_exact_user_instructions
 
+# --per-thread: one event that follows the task, its period across a
+# migration (stop, start on the other CPU with the period left). perf
+# record's default is an event per CPU, each with its own period: a task
+# that moves leaves a partial period behind and gets a sample fewer.
 t_record_user_instructions() {
 	local d=/tmp/model-rec1.data pmi0 pmi1 lost0 lost1
 	pmi0=$(pmi_irqs)
 	lost0=$(model_sum pmi_lost)
-	perf record -o $d -e knc/instructions_executed/u -c 100000 -- $LOOP
+	perf record --per-thread -o $d -e knc/instructions_executed/u -c 100000 -- $LOOP
 	pmi1=$(pmi_irqs)
 	lost1=$(model_sum pmi_lost)
 	expect_eq "PMIs lost to a masked LVT entry" 0 $((lost1 - lost0))
@@ -530,13 +534,14 @@ case_add "perf record -c 1000 records exactly 1000 samples of injected events" t
 # 20000) overflow during the entry of the PMIs of the loop's user
 # instructions (period 100000), or while the line is already up: more
 # samples than the model delivered PMIs shows it happened (a run without
-# is tried again), and every overflow of instructions still has its sample.
+# is tried again), and every overflow of instructions still has its sample
+# (--per-thread: as in t_record_user_instructions).
 t_overflow_while_line_high() {
 	local d=/tmp/model-high.data pmi0 pmi1 lost0 lost1 ni nc try
 	for try in 1 2 3 4 5; do
 		pmi0=$(pmis)
 		lost0=$(model_sum pmi_lost)
-		perf record -o $d -e knc/instructions_executed,period=100000/u \
+		perf record --per-thread -o $d -e knc/instructions_executed,period=100000/u \
 			-e knc/cpu_clk_unhalted,period=20000/k -- $LOOP
 		pmi1=$(pmis)
 		lost1=$(model_sum pmi_lost)
