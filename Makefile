@@ -26,7 +26,7 @@
 #   make demo       boot guests and show perf on the simulated KNC PMU and
 #                   on the QEMU KNC PMU model
 #   make perf       build perf 6.1 with the KNC event tables (build/perf/perf)
-#   make qemu       build bookworm-backports' QEMU 10.0 with the KNC PMU
+#   make qemu       build Debian's QEMU 11.1 (sid's) with the KNC PMU
 #                   model (tools/knc/qemu/; build/qemu/; cached by content
 #                   hash under /var/cache/knc-pmu)
 #   make libpfm4    libpfm4 4.13 (Debian's) with tools/knc/libpfm4/*.patch:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host test (TAP version 13): tools/knc/apt-lib.sh, the apt source entries
-# install-deps, build-qemu.sh and build-libpfm4.sh add, on apt directories
+# install-deps and build-libpfm4.sh add, on apt directories
 # of its own (APT_SOURCES_DIR): both list formats, and the entry added
 # once, from the binary packages' archive.
 set -uo pipefail

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The QEMU patch series in QEMU's own style, as TAP: tools/knc/qemu/*.patch
 # checked by the scripts/checkpatch.pl of the QEMU they are made against
-# (10.0, which also wants the Signed-off-by lines), taken from the upstream
+# (11.1, which also wants the Signed-off-by lines), taken from the upstream
 # tarball that make qemu fetched, on every patch; and the cover letter's
 # list of the patches. A tarball missing from the cache is a failure.
 set -uo pipefail
@@ -63,7 +63,7 @@ cover_letter() {
 }
 
 echo "TAP version 13"
-check_series 10.0 qemu-10.0.2 qemu tools/knc/qemu
+check_series 11.1 qemu-11.1.1 qemu tools/knc/qemu
 cover_letter tools/knc/qemu
 echo "1..$n"
 exit $bad

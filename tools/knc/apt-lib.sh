@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 # apt's source entries for Debian 12's archive, sourced by
 # tools/knc/install-deps (bookworm-backports' binary packages),
-# tools/knc/build-qemu.sh and tools/knc/build-libpfm4.sh (source packages).
+# tools/knc/build-libpfm4.sh (source packages); tools/knc/build-qemu.sh and
+# tools/knc/linux-src.sh take apt_archive_uri for sources lists of their own.
 #
 #   apt_has_source TYPE SUITE
 #	apt has a TYPE (deb or deb-src) entry for SUITE, in a deb822

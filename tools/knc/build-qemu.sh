@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-qemu.sh - build QEMU 10.0 (bookworm-backports' source) with the
+# build-qemu.sh - build QEMU 11.1 (Debian's 1:11.1.1+ds-1 source) with the
 # Knights Corner PMU model (tools/knc/qemu/*.patch). Called by the
 # top-level `make qemu`.
 #
@@ -16,6 +16,7 @@ REPO="$(cd "$(dirname "$SCRIPT_PATH")/../.." && pwd)"
 
 CACHE="${KNC_CACHE:-/var/cache/knc-pmu}"
 SRC_CACHE="$CACHE/src"
+FETCH_LOG="$SRC_CACHE/fetch.log"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 KEEP=3		# cached builds kept, per version
 
@@ -29,15 +30,21 @@ CONFIGURE_FLAGS=(--target-list=x86_64-softmmu --without-default-features
 	--enable-fdt=system --disable-docs --disable-install-blobs
 	--disable-debug-info)
 
-# bookworm-backports' QEMU 10.0 (trixie's, rebuilt for Debian 12).  Its
-# configure runs meson from a venv and wants meson >= 1.5 and pycotap, which
-# only bookworm-backports has (prepare_meson).
-QEMU_VERSION="1:10.0.2+ds-2+deb13u1~bpo12+1"	# epoch:upstream-debian
-SUITE=bookworm-backports
-DEB_SRC_LIST=/etc/apt/sources.list.d/knc-pmu-deb-src-backports.sources
+# Debian's QEMU 11.1 (sid's 1:11.1.1+ds-1; Debian 12 and bookworm-backports
+# have no QEMU 11).  Sid's index has moved on to later 11.1 releases, but
+# the archive's pool still serves this version's three files: apt-get source
+# takes them while the index lists the version, else curl takes them from the
+# pool.  Either way the tarballs must have the SHA-256 sums that the .dsc
+# states, pinned here.  Its configure runs meson from a venv and wants
+# meson >= 1.5, pycotap and qemu.qmp >= 0.0.5, which Debian 12 lacks
+# (prepare_meson).
+QEMU_VERSION="1:11.1.1+ds-1"	# epoch:upstream-debian
+QEMU_ORIG_SHA256=0b1376e75dbe3e2fea4e408f8669f88a723f419f36a5b7d74cc6a4cfe07e4f5e
+QEMU_DEBIAN_SHA256=870a1193f28ce522ac91f68100d75dce5527e08d8958344b389c9fa24b44968f
+SUITE=sid
 PATCH_DIR="$REPO/tools/knc/qemu"
 OUT="$REPO/build/qemu"
-BUILDS="$CACHE/qemu-10.0"
+BUILDS="$CACHE/qemu-11.1"
 # the series' system-mode TCG test (its last patch), kept beside the binary
 # for tests/host/qemu-tcg.t
 TCG_TEST=knc-pmu
@@ -48,16 +55,18 @@ Usage: tools/knc/build-qemu.sh [--force]
        tools/knc/build-qemu.sh --print-deps | --help
 
 Build qemu-system-x86_64 (x86_64-softmmu, TCG, virtfs only) with the
-Knights Corner PMU model: bookworm-backports' QEMU $QEMU_VERSION with
+Knights Corner PMU model: Debian's QEMU $QEMU_VERSION (sid's) with
 tools/knc/qemu/*.patch, left at build/qemu/qemu-system-x86_64.
 
-  1. Fetch the source package with apt-get source (adding a deb-src entry
-     for the machine's Debian archive and bookworm-backports when there is
-     none) into $SRC_CACHE, once.  Should the archive no
-     longer have the version, its newest of the same upstream version is
-     taken (with a warning); should it serve the upstream tarball but not
-     Debian's part (.dsc, .debian.tar.xz), the upstream tarball is built
-     without Debian's patches (with a warning).
+  1. Fetch the source package into $SRC_CACHE, once:
+     with apt-get source while $SUITE's index lists the version (apt reads
+     a sources list of the script's own, under $SRC_CACHE/apt-$SUITE;
+     the machine's apt state is left alone), else with curl from the
+     archive's pool (.dsc, upstream and Debian tarballs).  The tarballs
+     must have the SHA-256 sums the .dsc states, which the script pins.
+     Should the pool serve the upstream tarball but not Debian's part
+     (.dsc, .debian.tar.xz), the upstream tarball is built without Debian's
+     patches (with a warning).
   2. Unpack it with dpkg-source -x (Debian's own patches applied), apply
      the patches in order, configure and build with ninja, in
      $BUILDS/KEY, where KEY hashes what the build
@@ -66,9 +75,10 @@ tools/knc/qemu/*.patch, left at build/qemu/qemu-system-x86_64.
      configure and build; not this script's other lines, so that an edit
      to its fetching or its help does not rebuild).  The +ds tarball lacks
      the EDK2 firmware: its unpacking is turned off.  Meson 1.7 and pycotap
-     come from bookworm-backports' packages, unpacked into
-     $CACHE/meson-backports (the system's meson stays
-     Debian 12's).
+     come from bookworm-backports' packages, qemu.qmp from
+     trixie-backports' python3-qemu-qmp, unpacked into
+     $CACHE/meson-backports and $CACHE/qemu-qmp-backports
+     (the system's meson stays Debian 12's).
   3. Copy the binary to build/qemu/, with the series' system-mode TCG test,
      tcg-knc-pmu, built by QEMU's build-tcg-tests-x86_64-softmmu
      (tests/host/qemu-tcg.t runs it).  An existing build for the same KEY is
@@ -85,7 +95,7 @@ Options:
   -h, --help      this text
 
 Environment: KNC_CACHE (default /var/cache/knc-pmu), JOBS,
-  KNC_QEMU_SRC=DIR  build an already unpacked and patched QEMU 10.0 tree
+  KNC_QEMU_SRC=DIR  build an already unpacked and patched QEMU 11.1 tree
                     in place (DIR/build, incremental; for work on the model)
 
 Debian packages needed: $BUILD_DEPS
@@ -142,48 +152,90 @@ run_logged() {
 	fi
 }
 
-# prepare_meson: QEMU 10.0's configure wants meson >= 1.5 and pycotap in
-# its venv, from the system or from python/wheels (which the +ds tarball
-# lacks); Debian 12 has meson 1.0.  Unpack bookworm-backports' meson and
-# python3-pycotap (pure Python) into $CACHE/meson-backports and put them on
-# PYTHONPATH, leaving the system's meson alone.  Sets MESON_DEBS to the
-# packages' file names (part of the build's KEY).
-MESON_ROOT="$CACHE/meson-backports"
-MESON_DEBS=""
-prepare_meson() {
+# private_apt SUITE TYPE: apt-get's options for a sources list of this
+# script's own (a TYPE entry for SUITE main, from apt_archive_uri), with its
+# lists and cache under $SRC_CACHE/apt-SUITE, in PRIVATE_APT; the lists
+# are updated on the first call.  The machine's apt state is left alone.
+PRIVATE_APT=()
+private_apt() {
+	local dir="$SRC_CACHE/apt-$1"
+	PRIVATE_APT=(-o "Dir::Etc::SourceList=$dir/sources.list"
+		-o Dir::Etc::SourceParts=/nonexistent
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache")
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	printf '%s [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$2" "$(apt_archive_uri)" "$1" >"$dir/sources.list"
+	if [ ! -e "$dir/updated" ]; then
+		apt-get "${PRIVATE_APT[@]}" -qq update >>"$FETCH_LOG" 2>&1 || return 1
+		touch "$dir/updated"
+	fi
+}
+
+# unpack_debs DIR: DIR/debs/*.deb unpacked into DIR/root, once
+unpack_debs() {
 	local d
-	mkdir -p "$MESON_ROOT/debs"
+	if [ ! -d "$1/root" ]; then
+		rm -rf "$1/root.tmp"
+		for d in "$1"/debs/*.deb; do
+			dpkg-deb -x "$d" "$1/root.tmp" || die "dpkg-deb -x $d failed"
+		done
+		mv "$1/root.tmp" "$1/root"
+	fi
+}
+
+# prepare_meson: QEMU 11.1's configure wants meson >= 1.5 and pycotap in
+# its venv, from the system or from python/wheels (which the +ds tarball
+# lacks), and installs its tooling into the venv whatever the build, which
+# wants qemu.qmp >= 0.0.5; Debian 12 has meson 1.0 and no qemu.qmp, nor
+# has bookworm-backports.  Unpack bookworm-backports' meson and
+# python3-pycotap into $CACHE/meson-backports and trixie-backports'
+# python3-qemu-qmp into $CACHE/qemu-qmp-backports (pure Python, all three;
+# apart, as meson-backports is QEMU 10.0's too) and put them on PYTHONPATH,
+# leaving the system's meson alone.  Sets MESON_DEBS to the packages' file
+# names (part of the build's KEY).
+MESON_ROOT="$CACHE/meson-backports"
+QMP_ROOT="$CACHE/qemu-qmp-backports"
+MESON_DEBS=""
+PYTHON_DIRS=""
+prepare_meson() {
+	mkdir -p "$MESON_ROOT/debs" "$QMP_ROOT/debs"
 	if ! ls "$MESON_ROOT"/debs/meson_*.deb "$MESON_ROOT"/debs/python3-pycotap_*.deb >/dev/null 2>&1; then
 		log "fetching meson and python3-pycotap from bookworm-backports"
 		(cd "$MESON_ROOT/debs" && apt-get download meson/bookworm-backports \
-			python3-pycotap/bookworm-backports) >>"$SRC_CACHE/fetch.log" 2>&1 ||
-			die "apt-get download meson/bookworm-backports python3-pycotap/bookworm-backports failed (bookworm-backports is in apt's sources after make deps; see $SRC_CACHE/fetch.log)"
+			python3-pycotap/bookworm-backports) >>"$FETCH_LOG" 2>&1 ||
+			die "apt-get download meson/bookworm-backports python3-pycotap/bookworm-backports failed (bookworm-backports is in apt's sources after make deps; see $FETCH_LOG)"
 		rm -rf "$MESON_ROOT/root"
 	fi
-	if [ ! -d "$MESON_ROOT/root" ]; then
-		for d in "$MESON_ROOT"/debs/*.deb; do
-			dpkg-deb -x "$d" "$MESON_ROOT/root.tmp" || die "dpkg-deb -x $d failed"
-		done
-		mv "$MESON_ROOT/root.tmp" "$MESON_ROOT/root"
+	if ! ls "$QMP_ROOT"/debs/python3-qemu-qmp_*.deb >/dev/null 2>&1; then
+		log "fetching python3-qemu-qmp from trixie-backports"
+		private_apt trixie-backports deb ||
+			die "apt-get update of trixie-backports failed (see $FETCH_LOG)"
+		(cd "$QMP_ROOT/debs" && apt-get "${PRIVATE_APT[@]}" download python3-qemu-qmp) \
+			>>"$FETCH_LOG" 2>&1 ||
+			die "apt-get download python3-qemu-qmp (trixie-backports) failed (see $FETCH_LOG)"
+		rm -rf "$QMP_ROOT/root"
 	fi
-	MESON_DEBS=$(cd "$MESON_ROOT/debs" && echo *.deb)
-	export PYTHONPATH="$MESON_ROOT/root/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+	unpack_debs "$MESON_ROOT"
+	unpack_debs "$QMP_ROOT"
+	MESON_DEBS="$(cd "$MESON_ROOT/debs" && echo *.deb) $(cd "$QMP_ROOT/debs" && echo *.deb)"
+	PYTHON_DIRS="$MESON_ROOT/root/usr/lib/python3/dist-packages:$QMP_ROOT/root/usr/lib/python3/dist-packages"
+	export PYTHONPATH="$PYTHON_DIRS${PYTHONPATH:+:$PYTHONPATH}"
 }
 
-# configure_in SRC: configure SRC/build, logging to $LOG.  QEMU 10.0's
-# venv (SRC/build/pyvenv) keeps bookworm-backports' meson on its path
-# through a .pth file, for the reconfigures that ninja runs.
+# configure_in SRC: configure SRC/build, logging to $LOG.  QEMU 11.1's
+# venv (SRC/build/pyvenv) keeps the backports' meson and qemu.qmp on its
+# path through a .pth file, for the reconfigures that ninja runs.
 configure_in() {
 	local pth
 	(cd "$1/build" && run_logged "$LOG" ../configure "${CONFIGURE_FLAGS[@]}")
 	for pth in "$1"/build/pyvenv/lib/python3*/site-packages; do
-		echo "$MESON_ROOT/root/usr/lib/python3/dist-packages" >"$pth/knc-meson-backports.pth"
+		tr : '\n' <<<"$PYTHON_DIRS" >"$pth/knc-meson-backports.pth"
 	done
 }
 
 if [ -n "${KNC_QEMU_SRC:-}" ]; then
 	[ -x "$KNC_QEMU_SRC/configure" ] || die "$KNC_QEMU_SRC is not a QEMU source tree"
-	mkdir -p "$KNC_QEMU_SRC/build" "$OUT"
+	mkdir -p "$KNC_QEMU_SRC/build" "$OUT" "$SRC_CACHE"
 	LOG="$OUT/build.log"
 	: >"$LOG"
 	if [ ! -f "$KNC_QEMU_SRC/build/build.ninja" ]; then
@@ -216,75 +268,83 @@ fi
 
 # ---- 1. the source package ------------------------------------------------
 PINNED_DSC="${QEMU_SOURCE_PACKAGE}_${QEMU_VERSION#*:}.dsc"
-# Names the .dsc built instead of $PINNED_DSC, once the archive lost it.
-FALLBACK="$SRC_CACHE/$PINNED_DSC.fallback"
-FETCH_LOG="$SRC_CACHE/fetch.log"
-# The upstream tarball: qemu_10.0.2+ds.orig.tar.xz for 1:10.0.2+ds-2...
+# The upstream tarball: qemu_11.1.1+ds.orig.tar.xz for 1:11.1.1+ds-1
 ORIG_NAME="${QEMU_SOURCE_PACKAGE}_$(v=${QEMU_VERSION#*:}; echo "${v%-*}").orig.tar.xz"
+DEBIAN_NAME="${QEMU_SOURCE_PACKAGE}_${QEMU_VERSION#*:}.debian.tar.xz"
 
-# upstream_only: apt-get source fetched the upstream tarball, but the
-# archive answered 404 for the .dsc and the Debian tarball (seen with
-# bookworm-backports' qemu 10.0); the build can still go on from it.
-# Remembered in $PINNED_DSC.upstream-only, as FALLBACK is.
-upstream_only() {
-	[ -f "$SRC_CACHE/$ORIG_NAME" ] &&
-		tail -n 5 "$FETCH_LOG" | grep -q '\.dsc  *404' &&
-		echo "$ORIG_NAME" >"$SRC_CACHE/$PINNED_DSC.upstream-only"
+# sum_ok FILE SHA256: FILE, in $SRC_CACHE, has that SHA-256
+sum_ok() {
+	[ -f "$SRC_CACHE/$1" ] &&
+		[ "$(sha256sum <"$SRC_CACHE/$1" | cut -d' ' -f1)" = "$2" ]
 }
 
+# source_ok: the .dsc, both tarballs with their pinned sums, and the .dsc
+# states those sums
+source_ok() {
+	sum_ok "$ORIG_NAME" "$QEMU_ORIG_SHA256" &&
+		sum_ok "$DEBIAN_NAME" "$QEMU_DEBIAN_SHA256" &&
+		grep -q "^ $QEMU_ORIG_SHA256 [0-9]* $ORIG_NAME\$" "$SRC_CACHE/$PINNED_DSC" &&
+		grep -q "^ $QEMU_DEBIAN_SHA256 [0-9]* $DEBIAN_NAME\$" "$SRC_CACHE/$PINNED_DSC"
+}
+
+# apt_source: apt-get source of the pinned version, through the script's
+# own sources list for $SUITE
 apt_source() {
-	(cd "$SRC_CACHE" && apt-get source --download-only "$@") >>"$FETCH_LOG" 2>&1
+	private_apt "$SUITE" deb-src &&
+		(cd "$SRC_CACHE" && apt-get "${PRIVATE_APT[@]}" source --download-only \
+			"$QEMU_SOURCE_PACKAGE=$QEMU_VERSION") >>"$FETCH_LOG" 2>&1
+}
+
+# pool_get FILE: FILE from the archive's pool into $SRC_CACHE
+pool_get() {
+	local url
+	url="$(apt_archive_uri)/pool/main/${QEMU_SOURCE_PACKAGE:0:1}/$QEMU_SOURCE_PACKAGE/$1"
+	echo "curl $url" >>"$FETCH_LOG"
+	curl -fsS --retry 2 -o "$SRC_CACHE/$1.part" "$url" >>"$FETCH_LOG" 2>&1 &&
+		mv "$SRC_CACHE/$1.part" "$SRC_CACHE/$1"
 }
 
 # fetch_source: download the source package into $SRC_CACHE; print the
-# name of its .dsc
+# name of what to build: its .dsc, or the upstream tarball alone when the
+# archive serves only that (remembered in $PINNED_DSC.upstream-only)
 fetch_source() {
-	local v
+	local f
 
 	command -v apt-get >/dev/null || die "apt-get not found: a Debian machine is needed"
-	if apt_add_source deb-src "$SUITE" "$DEB_SRC_LIST"; then
-		apt-get update -qq >&2 || die "apt-get update failed"
-	fi
+	command -v curl >/dev/null || die "curl not found"
 	log "fetching the $QEMU_SOURCE_PACKAGE $QEMU_VERSION source package (log: $FETCH_LOG)" >&2
-	if apt_source "$QEMU_SOURCE_PACKAGE=$QEMU_VERSION"; then
+	if apt_source && source_ok; then
 		echo "$PINNED_DSC"
 		return
 	fi
-	# stale package lists, or a point release replaced the version
-	log "refreshing apt's package lists" >&2
-	apt-get update -qq >&2 || die "apt-get update failed"
-	if apt_source "$QEMU_SOURCE_PACKAGE=$QEMU_VERSION"; then
+	log "$SUITE's index does not list $QEMU_VERSION: fetching its files from the archive's pool" >&2
+	for f in "$PINNED_DSC" "$ORIG_NAME" "$DEBIAN_NAME"; do
+		pool_get "$f" || rm -f "$SRC_CACHE/$f"
+	done
+	if source_ok; then
 		echo "$PINNED_DSC"
 		return
+	fi
+	sum_ok "$ORIG_NAME" "$QEMU_ORIG_SHA256" ||
+		die "no $ORIG_NAME with SHA-256 $QEMU_ORIG_SHA256 from the archive (see $FETCH_LOG)"
+	if [ -f "$SRC_CACHE/$DEBIAN_NAME" ] && ! sum_ok "$DEBIAN_NAME" "$QEMU_DEBIAN_SHA256"; then
+		die "$DEBIAN_NAME does not have SHA-256 $QEMU_DEBIAN_SHA256 (see $FETCH_LOG)"
 	fi
 	# the archive serves the upstream tarball but not Debian's part
-	if upstream_only; then
-		echo "$ORIG_NAME"
-		return
-	fi
-	v=$(apt-cache showsrc --only-source "$QEMU_SOURCE_PACKAGE" 2>/dev/null |
-		sed -n 's/^Version: //p' | grep -F "${QEMU_VERSION%%-*}-" | sort -V | tail -n 1)
-	[ -n "$v" ] ||
-		die "apt has no $QEMU_SOURCE_PACKAGE ${QEMU_VERSION%%-*} source package (a deb-src line for $SUITE main is needed; see $FETCH_LOG)"
-	log "warning: the archive no longer has $QEMU_VERSION; building $v, which ${PATCH_DIR#"$REPO"/}/*.patch were not made against" >&2
-	apt_source "$QEMU_SOURCE_PACKAGE=$v" ||
-		die "apt-get source $QEMU_SOURCE_PACKAGE=$v failed (see $FETCH_LOG)"
-	echo "${QEMU_SOURCE_PACKAGE}_${v#*:}.dsc" >"$FALLBACK"
-	cat "$FALLBACK"
+	rm -f "$SRC_CACHE/$PINNED_DSC" "$SRC_CACHE/$DEBIAN_NAME"
+	echo "$ORIG_NAME" >"$SRC_CACHE/$PINNED_DSC.upstream-only"
+	echo "$ORIG_NAME"
 }
 
-if [ -f "$SRC_CACHE/$PINNED_DSC" ]; then
+if [ -f "$SRC_CACHE/$PINNED_DSC" ] && source_ok; then
 	DSC_NAME=$PINNED_DSC
-elif [ -s "$SRC_CACHE/$PINNED_DSC.upstream-only" ] && [ -f "$SRC_CACHE/$ORIG_NAME" ]; then
+elif [ -s "$SRC_CACHE/$PINNED_DSC.upstream-only" ] && sum_ok "$ORIG_NAME" "$QEMU_ORIG_SHA256"; then
 	DSC_NAME=$ORIG_NAME
-elif [ -s "$FALLBACK" ] && [ -f "$SRC_CACHE/$(cat "$FALLBACK")" ]; then
-	DSC_NAME=$(cat "$FALLBACK")
-	log "warning: building $DSC_NAME, not $PINNED_DSC (gone from the archive)"
 else
 	DSC_NAME=$(fetch_source)
 fi
 DSC="$SRC_CACHE/$DSC_NAME"
-[ -f "$DSC" ] || die "$DSC missing after apt-get source (see $FETCH_LOG)"
+[ -f "$DSC" ] || die "$DSC missing after fetching it (see $FETCH_LOG)"
 if [ "$DSC_NAME" = "$ORIG_NAME" ]; then
 	log "warning: the archive has no $PINNED_DSC, only its upstream tarball: building $ORIG_NAME without Debian's patches"
 fi
@@ -303,6 +363,12 @@ unpack_patch() {
 	# when bzip2 is there.
 	if [ ! -e "$1/src/pc-bios/edk2-x86_64-code.fd.bz2" ]; then
 		sed -i 's/^\( *unpack_edk2_blobs = \)bzip2\.found()$/\1false/' "$1/src/meson.build"
+	fi
+	# Nor has it pc-bios/dtb/*.dtb, which meson installs when dtc is not
+	# there to build them (Debian's patches skip both, for the upstream
+	# tarball alone this does)
+	if [ ! -e "$1/src/pc-bios/dtb/bamboo.dtb" ]; then
+		sed -i "s/^subdir('dtb')$/#&/" "$1/src/pc-bios/meson.build"
 	fi
 	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
 		log "applying $(basename "$p")"

@@ -25,8 +25,8 @@ qemu_command() {
 	# vCPU can then run a stale translation of the int3: 6.12 dies with
 	# "Oops: int3", 6.1 loops on it for ever (tests/guest/progs/textpoke.c;
 	# seen without any module). One TCG thread for all vCPUs does not race,
-	# nor does the model's QEMU 10.0, which runs 6.1 multi-threaded (6.12
-	# stays on one thread there: not tried).
+	# nor does the model's QEMU (10.0 and 11.1), which runs 6.1
+	# multi-threaded (6.12 stays on one thread there: not tried).
 	if [[ -z $tcg_thread ]]; then
 		tcg_thread=single
 		((native)) && [[ $kver == 6.1.* ]] && tcg_thread=multi
