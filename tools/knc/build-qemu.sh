@@ -190,7 +190,7 @@ unpack_debs() {
 # has bookworm-backports.  Unpack bookworm-backports' meson and
 # python3-pycotap into $CACHE/meson-backports and trixie-backports'
 # python3-qemu-qmp into $CACHE/qemu-qmp-backports (pure Python, all three;
-# apart, as meson-backports is QEMU 10.0's too) and put them on PYTHONPATH,
+# each directory fetched and unpacked on its own) and put them on PYTHONPATH,
 # leaving the system's meson alone.  Sets MESON_DEBS to the packages' file
 # names (part of the build's KEY).
 MESON_ROOT="$CACHE/meson-backports"
