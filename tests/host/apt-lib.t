@@ -3,7 +3,9 @@
 # Host test (TAP version 13): tools/knc/apt-lib.sh, the apt source entries
 # install-deps and build-libpfm4.sh add, on apt directories
 # of its own (APT_SOURCES_DIR): both list formats, and the entry added
-# once, from the binary packages' archive.
+# once, from the binary packages' archive; and the private sources list
+# of build-qemu.sh and linux-src.sh, which apt reads instead of the
+# machine's.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/tap.sh
@@ -29,7 +31,7 @@ expect_has() {
 }
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 
 cat >"$APT_SOURCES_DIR/sources.list.d/debian.sources" <<EOS
 Types: deb deb-src
@@ -94,4 +96,15 @@ rm "$APT_SOURCES_DIR/sources.list.d"/*
 apt_add_source deb-src bookworm "$f" 2>"$log" &&
 	grep -q -x "URIs: http://deb.debian.org/debian" "$f" && apt_has_source deb-src bookworm
 result $? "without debian.sources, deb.debian.org" "$log"
+
+# apt-get --print-uris update names what it would fetch, from the private
+# list alone: not the machine's suites (/etc/apt), of which trixie-backports
+# is none.
+p=$d/private
+apt_private "$p" deb-src trixie-backports &&
+	apt-get "${APT_PRIVATE[@]}" --print-uris update >"$d/out" 2>&1 &&
+	grep -q "^'http://deb.debian.org/debian/dists/trixie-backports/main/source/Sources" "$d/out" &&
+	! grep -v trixie-backports "$d/out" && [ -d "$p/lists/partial" ] &&
+	[ -d "$p/cache/archives/partial" ]
+result $? "apt_private: apt reads its list alone, and its lists and cache are the caller's" "$d/out"
 exit $bad

@@ -3,7 +3,8 @@
 # apt's source entries for Debian 12's archive, sourced by
 # tools/knc/install-deps (bookworm-backports' binary packages),
 # tools/knc/build-libpfm4.sh (source packages); tools/knc/build-qemu.sh and
-# tools/knc/linux-src.sh take apt_archive_uri for sources lists of their own.
+# tools/knc/linux-src.sh read other suites through apt_private, without
+# touching the machine's apt state.
 #
 #   apt_has_source TYPE SUITE
 #	apt has a TYPE (deb or deb-src) entry for SUITE, in a deb822
@@ -16,6 +17,11 @@
 #	SUITE main, from apt_archive_uri, signed by Debian's
 #	archive keyring, and says so on stderr. Returns 0 when it wrote FILE
 #	(the caller runs apt-get update), 1 when apt had the entry already.
+#   apt_private DIR TYPE SUITE
+#	a sources list of the caller's own in DIR: a TYPE entry for SUITE
+#	main from apt_archive_uri, with apt's lists and cache under DIR, and
+#	in APT_PRIVATE the options that make apt-get and apt-cache use it
+#	and nothing of the machine's (the caller runs apt-get update).
 
 APT_SOURCES_DIR=${APT_SOURCES_DIR:-/etc/apt}
 
@@ -67,4 +73,16 @@ apt_add_source() {
 		"$type" "$uri" "$suite" "$file" >&2
 	printf 'Types: %s\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
 		"$type" "$uri" "$suite" /usr/share/keyrings/debian-archive-keyring.gpg >"$file"
+}
+
+APT_PRIVATE=()
+apt_private() {
+	local dir=$1 type=$2 suite=$3
+
+	# shellcheck disable=SC2034 # the callers read it
+	APT_PRIVATE=(-o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache")
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	printf '%s [signed-by=%s] %s %s main\n' "$type" /usr/share/keyrings/debian-archive-keyring.gpg \
+		"$(apt_archive_uri)" "$suite" >"$dir/sources.list"
 }

@@ -152,21 +152,14 @@ run_logged() {
 	fi
 }
 
-# private_apt SUITE TYPE: apt-get's options for a sources list of this
-# script's own (a TYPE entry for SUITE main, from apt_archive_uri), with its
-# lists and cache under $SRC_CACHE/apt-SUITE, in PRIVATE_APT; the lists
-# are updated on the first call.  The machine's apt state is left alone.
-PRIVATE_APT=()
+# private_apt SUITE TYPE: apt_private's options (tools/knc/apt-lib.sh) for
+# a TYPE entry for SUITE, with its lists and cache under
+# $SRC_CACHE/apt-SUITE; the lists are updated on the first call.
 private_apt() {
 	local dir="$SRC_CACHE/apt-$1"
-	PRIVATE_APT=(-o "Dir::Etc::SourceList=$dir/sources.list"
-		-o Dir::Etc::SourceParts=/nonexistent
-		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache")
-	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	printf '%s [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"$2" "$(apt_archive_uri)" "$1" >"$dir/sources.list"
+	apt_private "$dir" "$2" "$1"
 	if [ ! -e "$dir/updated" ]; then
-		apt-get "${PRIVATE_APT[@]}" -qq update >>"$FETCH_LOG" 2>&1 || return 1
+		apt-get "${APT_PRIVATE[@]}" -qq update >>"$FETCH_LOG" 2>&1 || return 1
 		touch "$dir/updated"
 	fi
 }
@@ -210,7 +203,7 @@ prepare_meson() {
 		log "fetching python3-qemu-qmp from trixie-backports"
 		private_apt trixie-backports deb ||
 			die "apt-get update of trixie-backports failed (see $FETCH_LOG)"
-		(cd "$QMP_ROOT/debs" && apt-get "${PRIVATE_APT[@]}" download python3-qemu-qmp) \
+		(cd "$QMP_ROOT/debs" && apt-get "${APT_PRIVATE[@]}" download python3-qemu-qmp) \
 			>>"$FETCH_LOG" 2>&1 ||
 			die "apt-get download python3-qemu-qmp (trixie-backports) failed (see $FETCH_LOG)"
 		rm -rf "$QMP_ROOT/root"
@@ -291,7 +284,7 @@ source_ok() {
 # own sources list for $SUITE
 apt_source() {
 	private_apt "$SUITE" deb-src &&
-		(cd "$SRC_CACHE" && apt-get "${PRIVATE_APT[@]}" source --download-only \
+		(cd "$SRC_CACHE" && apt-get "${APT_PRIVATE[@]}" source --download-only \
 			"$QEMU_SOURCE_PACKAGE=$QEMU_VERSION") >>"$FETCH_LOG" 2>&1
 }
 

@@ -65,19 +65,15 @@ fi
 # as the registry states it (apt checks the download against it)
 fetch() {
 	local apt=$CACHE/apt sha deb
-	local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"$(apt_archive_uri)" "$SUITE" >"$apt/sources.list"
+	apt_private "$apt" deb "$SUITE"
 	log "asking $(apt_archive_uri) $SUITE for $PACKAGE"
-	apt-get "${opts[@]}" -qq update >"$apt/fetch.log" 2>&1 ||
+	apt-get "${APT_PRIVATE[@]}" -qq update >"$apt/fetch.log" 2>&1 ||
 		die "apt-get update failed: $apt/fetch.log"
-	sha=$(apt-cache "${opts[@]}" show "$PACKAGE" 2>>"$apt/fetch.log" | sed -n 's/^SHA256: //p' | head -n 1)
+	sha=$(apt-cache "${APT_PRIVATE[@]}" show "$PACKAGE" 2>>"$apt/fetch.log" | sed -n 's/^SHA256: //p' | head -n 1)
 	[[ -n $sha ]] || die "$SUITE has no $PACKAGE ($apt/fetch.log)"
 	if [[ ! -f $CACHE/src/$sha/done ]]; then
 		rm -rf "$CACHE/src/$sha" && mkdir -p "$CACHE/src/$sha"
-		(cd "$CACHE/src/$sha" && apt-get "${opts[@]}" -qq download "$PACKAGE") >>"$apt/fetch.log" 2>&1 ||
+		(cd "$CACHE/src/$sha" && apt-get "${APT_PRIVATE[@]}" -qq download "$PACKAGE") >>"$apt/fetch.log" 2>&1 ||
 			die "apt-get download $PACKAGE failed: $apt/fetch.log"
 		deb=("$CACHE/src/$sha"/*.deb)
 		dpkg-deb -x "${deb[0]}" "$CACHE/src/$sha/x" || die "dpkg-deb -x ${deb[0]} failed"
