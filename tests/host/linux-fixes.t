@@ -13,7 +13,8 @@
 # core.c compile without a warning (W=1) in 7.3's prepared tree, as
 # objects of a directory of their own (nothing is written in the tree).
 # The debug kernel's patches (tools/knc/debug-kernel.sh applies the
-# series directory's 000[1-4]-*.patch) are 6.1's, knc then x86.
+# series directory's 000[1-4]-*.patch) are 6.1's, knc then x86;
+# --7.3-only, the fixed kernel's way, makes 7.3's the same.
 # Prints TAP.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -112,6 +113,16 @@ debug=("$SERIES"/000[1-9]-*.patch)
 # shellcheck disable=SC2046 # paths without blanks
 diff <(diffs $(knc_patches 6.1) $(x86_patch 6.1)) <(diffs "${debug[@]}") >"$log" && [ ${#debug[@]} -eq 4 ]
 result $? "the debug kernel's 000[1-4]-*.patch are 6.1's knc series and x86 patch" "$log"
+
+# The fixed kernel's (tools/knc/fixed-kernel.sh): --7.3-only makes 7.3's
+# two series alone, the same as the whole run's but for the commits'
+# hashes and dates.
+only=$B/series-7.3-only
+KNC_LINUX_TREE_73=$TREE_73 tools/knc/linux-fixes.sh --7.3-only "$only" >"$log" 2>&1 &&
+	[ "$(cd "$only" && echo *)" = 7.3 ] &&
+	diff -r -I '^From [0-9a-f]\{40\} ' -I '^Date: ' "$SERIES/7.3" "$only/7.3" >>"$log"
+result $? "linux-fixes.sh --7.3-only: 7.3's series alone, the whole run's" "$log"
+rm -rf "$only"
 
 # checkpatch.pl VERSION: that base's own checkpatch.pl (6.1's and 6.12's
 # from their tarballs, cached)

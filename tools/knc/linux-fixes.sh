@@ -15,6 +15,10 @@
 #                   tarball alone, so that the debug kernel's build, which
 #                   make check starts first, waits for no other source
 #                   (make debug-kernel sets the variable)
+#   tools/knc/linux-fixes.sh --7.3-only OUT
+#                   7.3's series only (OUT/7.3/): what
+#                   tools/knc/fixed-kernel.sh needs, without reading the
+#                   6.12 and 6.1 tarballs
 #
 #   OUT/BASE/knc/   the knc.c series (BASE 7.3, 6.12, 6.1): a cover letter
 #                   and three patches; 7.3's with To: and Cc: from 7.3's
@@ -45,20 +49,23 @@ MSG=$REPO/tools/knc/linux-fixes
 # too, maybe while tests/host/linux-fixes.t does.
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-ONLY_61=${KNC_LINUX_FIXES_6_1_ONLY:-0}
-if [ "${1:-}" = --6.1-only ]; then
-	ONLY_61=1
-	shift
-fi
-OUT=${1:-$REPO/build/linux-fixes/series}
+# ONLY: the one base to make (empty: all three)
+ONLY=
+[ "${KNC_LINUX_FIXES_6_1_ONLY:-0}" = 0 ] || ONLY=6.1
+case ${1:-} in
+--6.1-only | --7.3-only)
+	ONLY=${1:2:3}
+	shift ;;
+esac
+OUT=$(realpath -m "${1:-$REPO/build/linux-fixes/series}")
 KNC=arch/x86/events/intel/knc.c
 CORE=arch/x86/events/core.c
 
 die() { echo "linux-fixes: $*" >&2; exit 1; }
-[ -f "$TARBALL_61" ] || die "$TARBALL_61 not found (apt-get install linux-source-6.1)"
-if ((!ONLY_61)); then
-	[ -f "$TARBALL_612" ] ||
-		die "$TARBALL_612 not found (apt-get install -t bookworm-backports linux-source-6.12; tools/knc/install-deps)"
+[ "$ONLY" = 7.3 ] || [ -f "$TARBALL_61" ] || die "$TARBALL_61 not found (apt-get install linux-source-6.1)"
+[ -n "$ONLY" ] || [ -f "$TARBALL_612" ] ||
+	die "$TARBALL_612 not found (apt-get install -t bookworm-backports linux-source-6.12; tools/knc/install-deps)"
+if [ "$ONLY" != 6.1 ]; then
 	# Linux 7.3's tree (cached; fetched from trixie-backports the first time)
 	TREE_73=${KNC_LINUX_TREE_73:-$("$REPO/tools/knc/linux-src.sh" 2>"$WORK/linux-src.log")} ||
 		die "tools/knc/linux-src.sh failed: $(cat "$WORK/linux-src.log")"
@@ -273,7 +280,7 @@ maintainers() {
 }
 
 # Linux 7.3, for upstream: To: and Cc: for each series from its own patches.
-if ((!ONLY_61)); then
+if [ "$ONLY" != 6.1 ]; then
 	base=7.3 wrmsr_safe=wrmsrq_safe mmap_count_read=refcount_read
 	mkdir -p "$WORK/$base/${KNC%/*}" && cd "$WORK/$base"
 	cp "$TREE_73/$KNC" "$KNC" && cp "$TREE_73/$CORE" "$CORE"
@@ -292,8 +299,11 @@ if ((!ONLY_61)); then
 fi
 
 # 6.12 and 6.1, for stable: [PATCH 6.12 ...], [PATCH 6.1 ...].
-bases=(6.12 6.1)
-((!ONLY_61)) || bases=(6.1)
+case $ONLY in
+'') bases=(6.12 6.1) ;;
+6.1) bases=(6.1) ;;
+7.3) bases=() ;;
+esac
 for base in "${bases[@]}"; do
 	wrmsr_safe=wrmsrl_safe mmap_count_read=atomic_read
 	tarball=$TARBALL_61
@@ -305,5 +315,5 @@ for base in "${bases[@]}"; do
 	format "$OUT/$base" "PATCH $base"
 done
 # 6.1's four in one, for tools/knc/debug-kernel.sh (still in $WORK/6.1)
-git format-patch -q --notes -o "$OUT" base..HEAD
+[ "$ONLY" = 7.3 ] || git format-patch -q --notes -o "$OUT" base..HEAD
 (cd "$OUT" && find . -name '*.patch' | sort)
