@@ -148,10 +148,12 @@ baseline_pct=''
 declare -A baseline_vals=() baseline_args=()
 
 # knc_modules_loaded: the knc modules loaded, newest first, in REPLY (read
-# in bash: no program started)
+# in bash: no program started); none on a kernel without modules (make
+# fixed-kernel's)
 knc_modules_loaded() {
 	local m _
 	REPLY=''
+	[ -e /proc/modules ] || return 0
 	while read -r m _; do
 		[[ $m != knc_* ]] || REPLY+="$m "
 	done </proc/modules

@@ -25,8 +25,16 @@ finish() {
 	echo "$M-DMESG-BEGIN"
 	dmesg -s 4194304
 	echo "$M-DMESG-END"
-	poweroff -f
-	echo o >/proc/sysrq-trigger
+	# A kernel without ACPI (the fixed kernel, tools/knc/fixed-kernel.sh)
+	# cannot power off and would halt: it restarts, and QEMU, which runs
+	# with -no-reboot, exits.
+	if [ -d /sys/firmware/acpi ]; then
+		poweroff -f
+		echo o >/proc/sysrq-trigger
+	else
+		reboot -f
+		echo b >/proc/sysrq-trigger
+	fi
 	sleep 60
 }
 fail() {

@@ -20,6 +20,7 @@ newest_kernel() {
 # the knc_pmu.ko built for it unless --module named another.
 choose_kernel() {
 	local series m
+	no_acpi=0
 	# A kernel tree (--kernel DIR): its bzImage, with the guest's modules
 	# built in; knc_pmu.ko is built against it in build/debug/knc.
 	ktree=
@@ -51,6 +52,11 @@ choose_kernel() {
 		for m in CONFIG_VIRTIO_PCI CONFIG_NET_9P_VIRTIO CONFIG_9P_FS CONFIG_OVERLAY_FS; do
 			grep -qx "$m=y" "$ktree/.config" || die "$ktree: $m is not built in"
 		done
+		if ! grep -qx CONFIG_ACPI=y "$ktree/.config"; then
+			no_acpi=1
+			((threads == 1)) ||
+				die "$ktree has no ACPI, without which Linux sees no core's second thread: --threads $threads needs it"
+		fi
 	else
 		KERNEL=/boot/vmlinuz-$kver
 		[[ -r $KERNEL ]] || die "kernel $KERNEL not found or not readable"

@@ -70,9 +70,13 @@ qemu_command() {
 	# guest hung. The PCI IRQs of its virtio device come from the BIOS's
 	# routing table instead.
 	if [[ -n $ktree ]]; then
-		cmdline+=" acpi=noirq"
+		((no_acpi)) || cmdline+=" acpi=noirq"
 		((kmemleak)) || cmdline+=" kmemleak=off"
 	fi
+	# Without ACPI (make fixed-kernel's) Linux finds the CPUs in SeaBIOS's
+	# MP table, which lists the first CPU of each package: a socket each.
+	local topology=threads=$threads
+	((!no_acpi)) || topology=sockets=$smp,cores=1,threads=1
 	[[ -z $append ]] || cmdline+=" $append"
 	[[ -z $gcov ]] || cmdline+=" knc_vm_gcov=1"
 	# The monitor channel: the guest's ttyS1 <-> knc-vm-relay <-> QMP.  Unix
@@ -80,7 +84,7 @@ qemu_command() {
 	SOCKDIR=$(mktemp -d /tmp/knc-vm.XXXXXX)
 	# shellcheck disable=SC2054
 	qemu=("$QEMU" "${accel_args[@]}"
-		-smp "$smp,threads=$threads" -m "$mem"
+		-smp "$smp,$topology" -m "$mem"
 		-nodefaults -no-user-config -display none -no-reboot
 		-monitor none -serial "file:$SERIAL"
 		-chardev "socket,id=kncmon,path=$SOCKDIR/serial,server=on,wait=off"
