@@ -9,7 +9,9 @@
 # linux-knc-7.3). No checkers: the debug kernel runs Linux's driver under
 # KASAN and lockdep with 6.1's series. The config is tinyconfig plus what a
 # knc-vm guest needs: the lines of tools/knc/debug/debug.config above its
-# "# The checkers." heading, with CONFIG_LOCALVERSION="-knc-fixed".
+# "# The checkers." heading, but for what tools/knc/fixed-kernel.config
+# turns off (ACPI, INET, modules, probes, tracing: its one guest needs
+# none), with CONFIG_LOCALVERSION="-knc-fixed".
 #
 # Cached in $KNC_CACHE/fixed-7.3/KEY (default KNC_CACHE /var/cache/knc-pmu),
 # KEY a hash of the tarball's, the config, this script's code and the
@@ -17,13 +19,14 @@
 # linux/arch/x86/boot/bzImage, linux/.config and
 # linux/include/config/kernel.release (knc-vm --kernel DIR); build/fixed-7.3/linux
 # links to it. The two newest are kept. A lock in the cache makes
-# concurrent runs wait for each other. A cold build takes about 20 minutes
+# concurrent runs wait for each other. A cold build takes about 15 minutes
 # of CPU (the tarball's unpacking included), a failed one leaves only its
 # logs.
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 SCRIPT=$REPO/tools/knc/fixed-kernel.sh
 GUEST_FRAG=$REPO/tools/knc/debug/debug.config
+OFF_FRAG=$REPO/tools/knc/fixed-kernel.config
 CACHE=${KNC_CACHE:-/var/cache/knc-pmu}/fixed-7.3
 JOBS=${JOBS:-$(nproc)}
 LINK=$REPO/build/fixed-7.3/linux
@@ -39,20 +42,28 @@ case ${1:-} in
 *) die "unknown argument '$1' (see --help)" ;;
 esac
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# The unpacked tree ($tree) goes at the end, whether or not the build
+# did: only what knc-vm boots stays.
+WORK=$(mktemp -d) tree=
+trap 'rm -rf "$WORK" "$tree"' EXIT
 TARBALL=$("$REPO/tools/knc/linux-src.sh" --tarball 2>"$WORK/log") ||
 	die "tools/knc/linux-src.sh --tarball failed: $(cat "$WORK/log")"
-"$REPO/tools/knc/linux-fixes.sh" "$WORK/series" >"$WORK/log" 2>&1 ||
+"$REPO/tools/knc/linux-fixes.sh" --7.3-only "$WORK/series" >"$WORK/log" 2>&1 ||
 	die "tools/knc/linux-fixes.sh failed: $(cat "$WORK/log")"
 fixes=("$WORK"/series/7.3/knc/000[1-9]-*.patch "$WORK"/series/7.3/x86/000[1-9]-*.patch)
 
-# The guest's part of the debug kernel's config, in 7.3's names (6.12's
-# PROC_SYSCTL is SYSCTL there), and this kernel's name.
+# The guest's part of the debug kernel's config, in 7.3's names (6.1's
+# PROC_SYSCTL is SYSCTL there), less the options fixed-kernel.config turns
+# off (its "# CONFIG_X is not set" lines replace debug.config's lines of
+# X), and this kernel's name.
 grep -qx '# The checkers\.' "$GUEST_FRAG" || die "$GUEST_FRAG: no '# The checkers.' heading"
+off=$(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$OFF_FRAG")
+[[ -n $off ]] && ! grep -qv -e '^#' -e '^$' "$OFF_FRAG" ||
+	die "$OFF_FRAG: not only comments and '# CONFIG_X is not set' lines"
 {
 	sed -e '/^# The checkers\.$/,$d' -e 's/^CONFIG_PROC_SYSCTL=/CONFIG_SYSCTL=/' "$GUEST_FRAG" |
-		grep -v '^CONFIG_LOCALVERSION='
+		grep -v '^CONFIG_LOCALVERSION=' | grep -vwF "$off"
+	grep '^# CONFIG_' "$OFF_FRAG"
 	echo 'CONFIG_LOCALVERSION="-knc-fixed"'
 } >"$WORK/fixed.config"
 
@@ -80,20 +91,20 @@ if [[ ! -f $CACHE/$key/done ]]; then
 		make -C "$tree" ARCH=x86_64 tinyconfig &&
 			"$tree"/scripts/kconfig/merge_config.sh -m -O "$tree" "$tree/.config" "$WORK/fixed.config" &&
 			make -C "$tree" ARCH=x86_64 olddefconfig
-	} >"$CACHE/$key/config.log" 2>&1 || { rm -rf "$tree"; die "configuring failed: $CACHE/$key/config.log"; }
-	# Kconfig drops what a dependency forbids without a word.
-	missing=$(grep -E '^(# )?CONFIG_' "$WORK/fixed.config" | grep -vxF -f "$tree/.config" || true)
-	[[ -z $missing ]] || { rm -rf "$tree"; die "not in the .config: $missing"; }
+	} >"$CACHE/$key/config.log" 2>&1 || die "configuring failed: $CACHE/$key/config.log"
+	# Kconfig drops what a dependency forbids without a word. An option
+	# that is not set may be missing: its menu is off.
+	missing=$( { grep '^CONFIG_' "$WORK/fixed.config" | grep -vxF -f "$tree/.config"
+		sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/^\1=/p' "$WORK/fixed.config" |
+			grep -f - "$tree/.config"; } || true)
+	[[ -z $missing ]] || die "not in the .config: $missing"
 	start=$SECONDS
-	if ! make -C "$tree" ARCH=x86_64 -j"$JOBS" bzImage >"$CACHE/$key/build.log" 2>&1; then
-		rm -rf "$tree"
+	make -C "$tree" ARCH=x86_64 -j"$JOBS" bzImage >"$CACHE/$key/build.log" 2>&1 ||
 		die "the build failed: tail $CACHE/$key/build.log"
-	fi
 	mkdir -p "$OUT/arch/x86/boot" "$OUT/include/config"
 	cp "$tree/arch/x86/boot/bzImage" "$OUT/arch/x86/boot/"
 	cp "$tree/.config" "$OUT/"
 	cp "$tree/include/config/kernel.release" "$OUT/include/config/"
-	rm -rf "$tree"
 	echo "built $(date -u +%FT%TZ) in $((SECONDS - start)) s: $(cat "$OUT/include/config/kernel.release")" \
 		>"$CACHE/$key/done"
 	# Older builds, oldest first, all but the newest two.
