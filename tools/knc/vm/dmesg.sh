@@ -36,6 +36,9 @@ DMESG_BAD_PATTERNS=(
 	'blocked for more than [0-9]+ seconds'
 	'hard LOCKUP'
 	'unreferenced object 0x'
+	# knc-vm's guests keep the TSC (tsc=reliable, tsc_early_khz without
+	# ACPI): without it the clock ticks in jiffies and perf's times go wrong
+	'Marking TSC unstable'
 )
 
 # scan_dmesg FILE [IGNORE_ERE]: print the lines of FILE that look like a

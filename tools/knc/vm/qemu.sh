@@ -16,6 +16,15 @@ choose_qemu() {
 	fi
 }
 
+# host_tsc_khz: the host's TSC rate in kHz, from its BogoMIPS (x86
+# Linux's delay loop runs on the TSC: BogoMIPS = 2 * the TSC's MHz)
+host_tsc_khz() {
+	local khz
+	khz=$(awk -F': *' '/^bogomips/ { printf "%d", $2 * 500; exit }' /proc/cpuinfo)
+	[[ -n $khz ]] || die "no bogomips in the host's /proc/cpuinfo: its TSC rate is unknown"
+	echo "$khz"
+}
+
 # qemu_command: sets accel, cmdline (the kernel's) and qemu, QEMU's
 # command line for the run directory RUNDIR, and makes SOCKDIR, the
 # directory of the monitor channel's sockets.
@@ -77,6 +86,12 @@ qemu_command() {
 	# MP table, which lists the first CPU of each package: a socket each.
 	local topology=threads=$threads
 	((!no_acpi)) || topology=sockets=$smp,cores=1,threads=1
+	# Nor has it a PM timer or an HPET to calibrate the TSC against, and
+	# the PIT's calibration fails under TCG: the TSC would be marked
+	# unstable and the clock tick in jiffies (a loop's time_running read
+	# 0). TCG's TSC is the host's; the host's x86 Linux states its rate
+	# as BogoMIPS, twice the TSC's MHz.
+	((!no_acpi)) || cmdline+=" tsc_early_khz=$(host_tsc_khz)"
 	[[ -z $append ]] || cmdline+=" $append"
 	[[ -z $gcov ]] || cmdline+=" knc_vm_gcov=1"
 	# The monitor channel: the guest's ttyS1 <-> knc-vm-relay <-> QMP.  Unix
