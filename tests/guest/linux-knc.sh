@@ -86,6 +86,12 @@ case_add "$(defect_or_fixed \
 # counter 1 and, unpatched, counts one slice of the loop at most. A
 # child starts from its parent's order when it forked, so the same work
 # counts either way from run to run. Patch 1: both orders estimate it.
+# perf stat scales that slice by enabled/running, 3 for six events on two
+# counters: a loop of S slices (4 ms each at HZ=250) is estimated at 3/S
+# of its count. The loop spans about 30 slices on the fastest machine
+# seen, hundreds under a slow TCG: a quarter of the count holds for any
+# S of 12 or more and stays well below a fixed driver's estimate, which
+# is within half of the count.
 LONGLOOP=build/tests/longloop
 LONGLOOP_INSNS=100000004
 t_six_multiplexed() {
@@ -97,7 +103,7 @@ t_six_multiplexed() {
 		n=$(count_of "$out" instructions:u)
 		echo "${order%%,*} first: instructions:u $n of $LONGLOOP_INSNS"
 		if ! linux_fixed && [ "${order%%,*}" = cycles:u ]; then
-			[ "$n" -lt $((LONGLOOP_INSNS / 10)) ] ||
+			[ "$n" -lt $((LONGLOOP_INSNS / 4)) ] ||
 				fail "instructions listed second counted: $n"
 		else
 			[ "$n" -gt $lo ] && [ "$n" -lt $hi ] ||
