@@ -160,6 +160,13 @@ case "$LINUX" in
 	# no Rust test workload (with a rustc on the PATH, ar aborts on its
 	# archive: "LLVM ERROR: Invalid encoding").
 	MAKE_VARS+=(BUILD_BPF_SKEL=0 NO_SHELLCHECK=1 NO_RUST=1)
+	# Its users list, count and run perf test's JSON and metric suites
+	# (tests/host/perf-events-series.t, tests/guest/linux-knc.sh), which
+	# need none of perf's optional libraries: a fifth less to compile.
+	MAKE_VARS+=(NO_LIBELF=1 NO_LIBDW=1 NO_LIBTRACEEVENT=1 NO_LIBBPF=1 NO_SLANG=1
+		NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1 NO_DEMANGLE=1
+		NO_LIBPFM4=1 NO_CAPSTONE=1 NO_LIBLLVM=1 NO_BABELTRACE2=1 NO_LIBDEBUGINFOD=1
+		NO_AIO=1 NO_BACKTRACE=1)
 	# and what its tools/perf/MANIFEST names outside tools/ besides.
 	EXTRACT_PATHS+=(arch/arm64/tools kernel/bpf/disasm.c kernel/bpf/disasm.h) ;;
 *) die "--linux $LINUX: 6.1 or 7.3" ;;
