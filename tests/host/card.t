@@ -66,7 +66,7 @@ fi
 CP=build/card/checkpatch	# its own copy: style.t may be extracting its own meanwhile
 if [ ! -x $CP/scripts/checkpatch.pl ]; then
 	mkdir -p $CP
-	tar -xf "$(ls /usr/src/linux-source-6.1.tar.* | head -n 1)" -C $CP --strip-components=1 \
+	tar -xf "$(tools/knc/plain-tar "$(ls /usr/src/linux-source-6.1.tar.* | head -n 1)")" -C $CP --strip-components=1 \
 		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
 		linux-source-6.1/scripts/const_structs.checkpatch
 fi

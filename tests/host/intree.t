@@ -45,7 +45,7 @@ result $? "the series carries none of the module's notions" "$log"
 
 if [ ! -x "$CHECKPATCH" ]; then
 	mkdir -p build/intree/checkpatch
-	tar xf "$TARBALL" -C build/intree/checkpatch --strip-components=1 \
+	tar xf "$(tools/knc/plain-tar "$TARBALL")" -C build/intree/checkpatch --strip-components=1 \
 		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
 		linux-source-6.1/scripts/const_structs.checkpatch
 fi
@@ -93,7 +93,7 @@ else
 	{
 		rm -rf "$TREE" && mkdir -p "$(dirname "$TREE")" &&
 		cp -a "$DEBUG_TREE" "$TREE" &&
-		tar xf "$TARBALL" -C "$TREE" --strip-components=1 --occurrence=1 \
+		tar xf "$(tools/knc/plain-tar "$TARBALL")" -C "$TREE" --strip-components=1 --occurrence=1 \
 			linux-source-6.1/arch/x86/events/intel/knc.c &&
 		cat "${patches[@]}" | patch -s -p1 -d "$TREE" &&
 		"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&

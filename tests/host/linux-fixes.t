@@ -135,7 +135,7 @@ checkpatch() {
 	[ "$1" = 6.1 ] || tarball=$TARBALL_612
 	if [ ! -x "$d/scripts/checkpatch.pl" ]; then
 		mkdir -p "$d"
-		tar xf "$tarball" -C "$d" --strip-components=1 --occurrence=1 \
+		tar xf "$(tools/knc/plain-tar "$tarball")" -C "$d" --strip-components=1 --occurrence=1 \
 			"linux-source-$1/scripts/checkpatch.pl" "linux-source-$1/scripts/spelling.txt" \
 			"linux-source-$1/scripts/const_structs.checkpatch"
 	fi
@@ -167,7 +167,7 @@ extract() {
 			mkdir -p "$2/${f%/*}" && cp "$TREE_73/$f" "$2/$f" || return 1
 		done
 	else
-		tar xf "$tarball" -C "$2" --strip-components=1 --occurrence=1 "${FILES[@]/#/linux-source-$1/}" ||
+		tar xf "$(tools/knc/plain-tar "$tarball")" -C "$2" --strip-components=1 --occurrence=1 "${FILES[@]/#/linux-source-$1/}" ||
 			return 1
 	fi
 	echo "$stamp" >"$2.stamp"

@@ -68,7 +68,7 @@ done
 stamp=$(stat -c '%n %s %Y' "$TARBALL")
 if [ "$(cat "$BASE.stamp" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$BASE" && mkdir -p "$BASE" &&
-		tar xf "$TARBALL" -C "$BASE" --strip-components=1 $TOP/$PMU_EVENTS \
+		tar xf "$(tools/knc/plain-tar "$TARBALL")" -C "$BASE" --strip-components=1 $TOP/$PMU_EVENTS \
 			$TOP/scripts/checkpatch.pl $TOP/scripts/spelling.txt \
 			$TOP/scripts/const_structs.checkpatch &&
 		echo "$stamp" >"$BASE.stamp"

@@ -18,7 +18,7 @@ CP=build/checkpatch
 echo "TAP version 13"
 if [ ! -x $CP/scripts/checkpatch.pl ]; then
 	mkdir -p $CP
-	tar -xf "$SRC_TAR" -C $CP --strip-components=1 \
+	tar -xf "$(tools/knc/plain-tar "$SRC_TAR")" -C $CP --strip-components=1 \
 		linux-source-6.1/scripts/checkpatch.pl \
 		linux-source-6.1/scripts/spelling.txt \
 		linux-source-6.1/scripts/const_structs.checkpatch

@@ -262,8 +262,7 @@ if [ ! -f "$UNPACK_STAMP" ] || [ "$(cat "$UNPACK_STAMP")" != "$WANT_UNPACK" ]; t
 	mkdir -p "$SRC.tmp"
 	members=()
 	for p in "${EXTRACT_PATHS[@]}"; do members+=("$TAR_TOPDIR/$p"); done
-	xz -T0 -dc "$TARBALL" |
-		tar -x -C "$SRC.tmp" --strip-components=1 -f - "${members[@]}" ||
+	tar -x -C "$SRC.tmp" --strip-components=1 -f "$("$REPO/tools/knc/plain-tar" "$TARBALL")" "${members[@]}" ||
 		die "unpacking $TARBALL failed"
 
 	# 2a. source patches

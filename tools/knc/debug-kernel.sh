@@ -62,7 +62,7 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	# shellcheck disable=SC2115 # neither is ever empty
 	rm -rf "$CACHE/$key"
 	mkdir -p "$TREE"
-	tar xf "$TARBALL" -C "$TREE" --strip-components=1
+	tar xf "$("$REPO/tools/knc/plain-tar" "$TARBALL")" -C "$TREE" --strip-components=1
 	cat "${fixes[@]}" | patch -s -p1 -d "$TREE" || die "the fixes series does not apply"
 	# KASAN where the driver's paths go (tools/knc/debug/kasan.mk)
 	cp "$KASAN_MK" "$TREE/scripts/Makefile.knc-kasan"

@@ -84,7 +84,7 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	rm -rf "$CACHE/$key"
 	tree=$CACHE/$key/src
 	mkdir -p "$tree"
-	tar xf "$TARBALL" -C "$tree" --strip-components=1 --exclude='linux-source-7.3/Documentation/*/*' ||
+	tar xf "$("$REPO/tools/knc/plain-tar" "$TARBALL")" -C "$tree" --strip-components=1 --exclude='linux-source-7.3/Documentation/*/*' ||
 		die "unpacking $TARBALL failed"
 	cat "${fixes[@]}" | patch -s -p1 -d "$tree" || die "the series does not apply"
 	{

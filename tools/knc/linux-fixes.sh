@@ -309,7 +309,7 @@ for base in "${bases[@]}"; do
 	tarball=$TARBALL_61
 	[ "$base" = 6.1 ] || tarball=$TARBALL_612
 	mkdir -p "$WORK/$base" && cd "$WORK/$base"
-	tar xf "$tarball" --strip-components=1 --occurrence=1 \
+	tar xf "$("$REPO/tools/knc/plain-tar" "$tarball")" --strip-components=1 --occurrence=1 \
 		"linux-source-$base/$KNC" "linux-source-$base/$CORE"
 	series
 	format "$OUT/$base" "PATCH $base"

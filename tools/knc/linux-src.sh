@@ -105,7 +105,7 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	rm -rf "$CACHE/$key"
 	mkdir -p "$TREE"
 	# Documentation/'s top level holds the Kconfig file the build reads.
-	tar xf "$TARBALL" -C "$TREE" --strip-components=1 --exclude="$PACKAGE/Documentation/*/*" ||
+	tar xf "$("$REPO/tools/knc/plain-tar" "$TARBALL")" -C "$TREE" --strip-components=1 --exclude="$PACKAGE/Documentation/*/*" ||
 		die "unpacking $TARBALL failed"
 	{
 		make -C "$TREE" ARCH=x86_64 defconfig &&

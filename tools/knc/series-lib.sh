@@ -34,7 +34,7 @@ series_init() {
 	mkdir -p "$work"
 	# shellcheck disable=SC2034 # for the caller
 	SERIES_WORK=$work
-	tar xf "$tarball" -C "$work" --strip-components=1 --occurrence=1 "${@/#/$top/}"
+	tar xf "$("$SERIES_REPO/tools/knc/plain-tar" "$tarball")" -C "$work" --strip-components=1 --occurrence=1 "${@/#/$top/}"
 	cd "$work" || return 1
 	if [ -n "${SERIES_DATE:-}" ]; then
 		export GIT_AUTHOR_DATE=$SERIES_DATE GIT_COMMITTER_DATE=$SERIES_DATE
