@@ -19,6 +19,8 @@ cd "$(dirname "$0")/../.." || exit 1
 
 log=$(mktemp)
 . tests/host/tap.sh
+# shellcheck source=tools/knc/cache-lib.sh
+. tools/knc/cache-lib.sh
 TARBALL=${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 CACHE=${KNC_CACHE:-/var/cache/knc-pmu}/intree
 SERIES=build/intree/series
@@ -122,9 +124,8 @@ else
 			echo "built $(date -u +%FT%TZ) from series $key: the debug kernel + $FRAG, knc/ with W=1 without a warning" >"$CACHE/$key/build.txt" &&
 			cp "$TREE/arch/x86/boot/bzImage" "$KERNEL.tmp" && mv "$KERNEL.tmp" "$KERNEL" &&
 			cat "$CACHE/$key/build.txt" >>"$log"
-		# Older kernels, oldest first, all but the newest two.
-		find "$CACHE" -mindepth 2 -maxdepth 2 -name bzImage -printf '%T@ %h\n' | sort -n |
-			head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+		# The newest two kernels are kept.
+		cache_prune "$CACHE" bzImage 2
 	fi
 	rm -rf "$TREE"
 fi

@@ -115,6 +115,8 @@ EOF
 
 log() { printf 'build-perf: %s\n' "$*"; }
 die() { printf 'build-perf: error: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=tools/knc/cache-lib.sh
+. "$REPO/tools/knc/cache-lib.sh"
 
 # A series' commit ids, dates and recipients (the mail header's Date:,
 # To: and Cc:, continuation lines included) are not what it changes.
@@ -331,6 +333,5 @@ printf '%s\n' "$WANT_STAMP" >"$STAMP"
 # Into the cache; the three newest builds are kept.
 mkdir -p "${CACHED%/perf}"
 cp -f "$OBJ/perf" "$CACHED.tmp" && mv -f "$CACHED.tmp" "$CACHED"
-find "$CACHE" -mindepth 2 -maxdepth 2 -name perf -printf '%T@ %h\n' | sort -n |
-	head -n -3 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+cache_prune "$CACHE" perf 3
 log "built $NAME ($("$OUT/perf" --version)) in $((SECONDS - start)) s"

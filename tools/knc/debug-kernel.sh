@@ -10,8 +10,9 @@
 # tools/knc/debug/kasan.mk names, where the driver's paths go.
 #
 # The tree is built in $KNC_CACHE/debug/KEY/linux (default KNC_CACHE
-# /var/cache/knc-pmu), KEY a hash of the config fragment, kasan.mk, this script's
-# code, the fixes' diffs and the tarball's name, size and time, and kept
+# /var/cache/knc-pmu), KEY a hash of the config fragment, kasan.mk, the code
+# of this script and tools/knc/cache-lib.sh, the fixes' diffs and the
+# tarball's name, size and time, and kept
 # whole: knc_pmu.ko is built
 # against it (make module-debug) and knc-vm boots its bzImage
 # (knc-vm --debug-kernel). A second run with the same KEY only links
@@ -39,6 +40,8 @@ case ${1:-} in
 *) die "unknown argument '$1' (see --help)" ;;
 esac
 [[ -r $TARBALL ]] || die "$TARBALL not found (apt-get install linux-source-6.1)"
+# shellcheck source=tools/knc/cache-lib.sh
+. "$REPO/tools/knc/cache-lib.sh"
 
 # The fixes series, of which only the diffs change the kernel.
 FIXES=$(mktemp -d)
@@ -46,16 +49,14 @@ trap 'rm -rf "$FIXES"' EXIT
 "$REPO/tools/knc/linux-fixes.sh" "$FIXES/series" >"$FIXES/log" 2>&1 ||
 	die "tools/knc/linux-fixes.sh failed: $(cat "$FIXES/log")"
 fixes=("$FIXES"/series/000[1-9]-*.patch)
-# Comments do not change the kernel.
-key=$( { cat "$FRAG" "$KASAN_MK"; grep -v '^[[:space:]]*#' "$SCRIPT"; stat -c '%n %s %Y' "$TARBALL"
+# Comments do not change the kernel; this script's code and cache-lib.sh's
+# (kconfig) may.
+key=$( { cat "$FRAG" "$KASAN_MK";
+	grep -hv '^[[:space:]]*#' "$SCRIPT" "$REPO/tools/knc/cache-lib.sh"; stat -c '%n %s %Y' "$TARBALL"
 	sed -n '/^diff --git/,/^-- $/p' "${fixes[@]}"; } | sha256sum | cut -c1-16)
 TREE=$CACHE/$key/linux
-mkdir -p "$CACHE" "$(dirname "$LINK")"
-exec 9>"$CACHE/lock"
-if ! flock -n 9; then
-	log "waiting for another debug-kernel.sh ($CACHE/lock)"
-	flock 9
-fi
+mkdir -p "$(dirname "$LINK")"
+cache_lock "$CACHE" debug-kernel.sh
 
 if [[ ! -f $CACHE/$key/done ]]; then
 	log "building Linux 6.1 with tools/knc/debug/debug.config in $CACHE/$key (about 15 minutes; log: $CACHE/$key/build.log)"
@@ -70,22 +71,13 @@ if [[ ! -f $CACHE/$key/done ]]; then
 		"$TREE/scripts/Makefile.lib"
 	grep -q '^include $(srctree)/scripts/Makefile.knc-kasan' "$TREE/scripts/Makefile.lib" ||
 		die "scripts/Makefile.lib: no place for tools/knc/debug/kasan.mk"
-	{
-		make -C "$TREE" ARCH=x86_64 tinyconfig &&
-			"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
-			make -C "$TREE" ARCH=x86_64 olddefconfig
-	} >"$CACHE/$key/config.log" 2>&1 || die "configuring failed: $CACHE/$key/config.log"
-	# Kconfig drops what a dependency forbids without a word.
-	missing=$(grep -E '^(# )?CONFIG_' "$FRAG" | grep -vxF -f "$TREE/.config" || true)
-	[[ -z $missing ]] || die "not in the .config: $missing"
+	kconfig "$TREE" tinyconfig "$FRAG" "$CACHE/$key/config.log"
 	start=$SECONDS
 	make -C "$TREE" ARCH=x86_64 -j"$JOBS" bzImage modules >"$CACHE/$key/build.log" 2>&1 ||
 		die "the build failed: tail $CACHE/$key/build.log"
 	echo "built $(date -u +%FT%TZ) in $((SECONDS - start)) s: $(cat "$TREE/include/config/kernel.release")" >"$CACHE/$key/done"
-	# Older trees, oldest first, all but the newest two.
-	# shellcheck disable=SC1010 # -name done: the file's name
-	find "$CACHE" -mindepth 2 -maxdepth 2 -name done -printf '%T@ %h\n' | sort -n |
-		head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+	# The newest two trees are kept.
+	cache_prune "$CACHE" "done" 2
 fi
 ln -sfn "$TREE" "$LINK"
 log "$(cat "$CACHE/$key/done") -> build/debug/linux"

@@ -14,8 +14,8 @@
 # none), with CONFIG_LOCALVERSION="-knc-fixed".
 #
 # Cached in $KNC_CACHE/fixed-7.3/KEY (default KNC_CACHE /var/cache/knc-pmu),
-# KEY a hash of the tarball's, the config, this script's code and the
-# series' diffs. Only what knc-vm boots is kept, as a tree of its own:
+# KEY a hash of the tarball's, the config, the code of this script and
+# tools/knc/cache-lib.sh and the series' diffs. Only what knc-vm boots is kept, as a tree of its own:
 # linux/arch/x86/boot/bzImage, linux/.config and
 # linux/include/config/kernel.release (knc-vm --kernel DIR); build/fixed-7.3/linux
 # links to it. The two newest are kept. A lock in the cache makes
@@ -30,6 +30,8 @@ OFF_FRAG=$REPO/tools/knc/fixed-kernel.config
 CACHE=${KNC_CACHE:-/var/cache/knc-pmu}/fixed-7.3
 JOBS=${JOBS:-$(nproc)}
 LINK=$REPO/build/fixed-7.3/linux
+# shellcheck source=tools/knc/cache-lib.sh
+. "$REPO/tools/knc/cache-lib.sh"
 
 log() { printf 'fixed-kernel: %s\n' "$*" >&2; }
 die() { printf 'fixed-kernel: error: %s\n' "$*" >&2; exit 1; }
@@ -67,16 +69,14 @@ off=$(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$OFF_FRAG")
 	echo 'CONFIG_LOCALVERSION="-knc-fixed"'
 } >"$WORK/fixed.config"
 
-# Comments do not change the kernel.
-key=$( { basename "$(dirname "$TARBALL")"; cat "$WORK/fixed.config"; grep -v '^[[:space:]]*#' "$SCRIPT"
+# Comments do not change the kernel; this script's code and cache-lib.sh's
+# (kconfig) may.
+key=$( { basename "$(dirname "$TARBALL")"; cat "$WORK/fixed.config";
+	grep -hv '^[[:space:]]*#' "$SCRIPT" "$REPO/tools/knc/cache-lib.sh"
 	sed -n '/^diff --git/,/^-- $/p' "${fixes[@]}"; } | sha256sum | cut -c1-16)
 OUT=$CACHE/$key/linux
-mkdir -p "$CACHE" "$(dirname "$LINK")"
-exec 9>"$CACHE/lock"
-if ! flock -n 9; then
-	log "waiting for another fixed-kernel.sh ($CACHE/lock)"
-	flock 9
-fi
+mkdir -p "$(dirname "$LINK")"
+cache_lock "$CACHE" fixed-kernel.sh
 
 if [[ ! -f $CACHE/$key/done ]]; then
 	log "building Linux 7.3 with the fixes in $CACHE/$key (log: $CACHE/$key/build.log)"
@@ -87,17 +87,7 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	tar xf "$("$REPO/tools/knc/plain-tar" "$TARBALL")" -C "$tree" --strip-components=1 --exclude='linux-source-7.3/Documentation/*/*' ||
 		die "unpacking $TARBALL failed"
 	cat "${fixes[@]}" | patch -s -p1 -d "$tree" || die "the series does not apply"
-	{
-		make -C "$tree" ARCH=x86_64 tinyconfig &&
-			"$tree"/scripts/kconfig/merge_config.sh -m -O "$tree" "$tree/.config" "$WORK/fixed.config" &&
-			make -C "$tree" ARCH=x86_64 olddefconfig
-	} >"$CACHE/$key/config.log" 2>&1 || die "configuring failed: $CACHE/$key/config.log"
-	# Kconfig drops what a dependency forbids without a word. An option
-	# that is not set may be missing: its menu is off.
-	missing=$( { grep '^CONFIG_' "$WORK/fixed.config" | grep -vxF -f "$tree/.config"
-		sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/^\1=/p' "$WORK/fixed.config" |
-			grep -f - "$tree/.config"; } || true)
-	[[ -z $missing ]] || die "not in the .config: $missing"
+	kconfig "$tree" tinyconfig "$WORK/fixed.config" "$CACHE/$key/config.log"
 	start=$SECONDS
 	make -C "$tree" ARCH=x86_64 -j"$JOBS" bzImage >"$CACHE/$key/build.log" 2>&1 ||
 		die "the build failed: tail $CACHE/$key/build.log"
@@ -107,10 +97,8 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	cp "$tree/include/config/kernel.release" "$OUT/include/config/"
 	echo "built $(date -u +%FT%TZ) in $((SECONDS - start)) s: $(cat "$OUT/include/config/kernel.release")" \
 		>"$CACHE/$key/done"
-	# Older builds, oldest first, all but the newest two.
-	# shellcheck disable=SC1010 # -name done: the file's name
-	find "$CACHE" -mindepth 2 -maxdepth 2 -name done -printf '%T@ %h\n' | sort -n |
-		head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+	# The newest two builds are kept.
+	cache_prune "$CACHE" "done" 2
 fi
 ln -sfn "$OUT" "$LINK"
 log "$(cat "$CACHE/$key/done") -> build/fixed-7.3/linux"

@@ -18,7 +18,8 @@
 # Cached under $KNC_CACHE/linux-7.3 (default KNC_CACHE /var/cache/knc-pmu):
 # the tarball by its SHA-256 (src/HASH/), fetched once; --refresh asks the
 # registry again and fetches a newer one. The prepared tree in KEY/linux,
-# KEY a hash of the tarball's, the config fragment and this script's code;
+# KEY a hash of the tarball's, the config fragment and the code of this
+# script and tools/knc/cache-lib.sh;
 # the two newest trees are kept. --tarball prints the tarball's path
 # instead, fetching it if needed but preparing nothing (perf's vendor
 # events series and its perf 7.3 build take their files from it). A lock
@@ -53,13 +54,11 @@ done
 
 # shellcheck source=tools/knc/apt-lib.sh
 . "$REPO/tools/knc/apt-lib.sh"
+# shellcheck source=tools/knc/cache-lib.sh
+. "$REPO/tools/knc/cache-lib.sh"
 
-mkdir -p "$CACHE" "$(dirname "$LINK")"
-exec 9>"$CACHE/lock"
-if ! flock -n 9; then
-	log "waiting for another linux-src.sh ($CACHE/lock)"
-	flock 9
-fi
+mkdir -p "$(dirname "$LINK")"
+cache_lock "$CACHE" linux-src.sh
 
 # fetch: the package's newest version into src/HASH/, HASH its SHA-256
 # as the registry states it (apt checks the download against it)
@@ -96,8 +95,10 @@ if ((tarball_only)); then
 	exit 0
 fi
 
-# Comments do not change the tree.
-key=$( { echo "${src#src/}"; cat "$FRAG"; grep -v '^[[:space:]]*#' "$SCRIPT"; } | sha256sum | cut -c1-16)
+# Comments do not change the tree; this script's code and cache-lib.sh's
+# (kconfig) may.
+key=$( { echo "${src#src/}"; cat "$FRAG";
+	grep -hv '^[[:space:]]*#' "$SCRIPT" "$REPO/tools/knc/cache-lib.sh"; } | sha256sum | cut -c1-16)
 TREE=$CACHE/$key/linux
 if [[ ! -f $CACHE/$key/done ]]; then
 	log "preparing $(cat "$CACHE/$src/done") in $CACHE/$key (about a minute of CPU; log: $CACHE/$key/prepare.log)"
@@ -107,22 +108,13 @@ if [[ ! -f $CACHE/$key/done ]]; then
 	# Documentation/'s top level holds the Kconfig file the build reads.
 	tar xf "$("$REPO/tools/knc/plain-tar" "$TARBALL")" -C "$TREE" --strip-components=1 --exclude="$PACKAGE/Documentation/*/*" ||
 		die "unpacking $TARBALL failed"
-	{
-		make -C "$TREE" ARCH=x86_64 defconfig &&
-			"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
-			make -C "$TREE" ARCH=x86_64 olddefconfig
-	} >"$CACHE/$key/config.log" 2>&1 || die "configuring failed: $CACHE/$key/config.log"
-	# Kconfig drops what a dependency forbids without a word.
-	missing=$(grep -E '^(# )?CONFIG_' "$FRAG" | grep -vxF -f "$TREE/.config" || true)
-	[[ -z $missing ]] || die "not in the .config: $missing"
+	kconfig "$TREE" defconfig "$FRAG" "$CACHE/$key/config.log"
 	make -C "$TREE" ARCH=x86_64 -j"$JOBS" modules_prepare >"$CACHE/$key/prepare.log" 2>&1 ||
 		die "make modules_prepare failed: tail $CACHE/$key/prepare.log"
 	echo "prepared $(date -u +%FT%TZ): $(cat "$TREE/include/config/kernel.release") from $(cat "$CACHE/$src/done")" \
 		>"$CACHE/$key/done"
-	# Older trees, oldest first, all but the newest two.
-	# shellcheck disable=SC1010 # -name done: the file's name
-	find "$CACHE" -mindepth 2 -maxdepth 2 -name done -path "$CACHE/[0-9a-f]*/done" -printf '%T@ %h\n' |
-		sort -n | head -n -2 | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+	# The newest two trees are kept.
+	cache_prune "$CACHE" "done" 2
 fi
 ln -sfn "$TREE" "$LINK"
 log "$(cat "$CACHE/$key/done") -> build/$SERIES/linux"
