@@ -86,15 +86,14 @@ mount -t proc proc $R/proc &&
 	fail "cannot mount the guest's pseudo file systems"
 mount -t tracefs tracefs $R/sys/kernel/tracing 2>/dev/null
 # The kernel's modules (a Debian kernel's): their tree's shape from the
-# initramfs (initramfs.sh's modules_view) in place of the tree, which the
-# view's symlinks find under /run/knc-vm/modules, on 9p without the
-# overlay (a path walk through both costs twice as much).
-kmods=lib/modules/$(uname -r)
-if [ -d /modview ] && [ -d "/lower/$kmods" ]; then
+# initramfs (initramfs.sh's modules_view) in place of the tree, which stays
+# in the overlay under /run/knc-vm/modules for the view's symlinks.
+kmods=$R/lib/modules/$(uname -r)
+if [ -d /modview ] && [ -d "$kmods" ]; then
 	mkdir -p $R/run/knc-vm/modules &&
-		mount --bind "/lower/$kmods" $R/run/knc-vm/modules &&
-		mount --bind /modview "$R/$kmods" ||
-		fail "cannot put the view of /$kmods in its place"
+		mount --bind "$kmods" $R/run/knc-vm/modules &&
+		mount --bind /modview "$kmods" ||
+		fail "cannot put the view of ${kmods#"$R"} in its place"
 fi
 if [ -n "$repo" ]; then
 	mkdir -p "$R$repo" && mount --move /keep "$R$repo" ||
