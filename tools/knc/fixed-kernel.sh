@@ -15,7 +15,8 @@
 #
 # Cached in $KNC_CACHE/fixed-7.3/KEY (default KNC_CACHE /var/cache/knc-pmu),
 # KEY a hash of the tarball's, the config, the code of this script and
-# tools/knc/cache-lib.sh and the series' diffs. Only what knc-vm boots is kept, as a tree of its own:
+# tools/knc/cache-lib.sh and the series' diffs. Only what knc-vm boots is
+# kept, as a tree of its own:
 # linux/arch/x86/boot/bzImage, linux/.config and
 # linux/include/config/kernel.release (knc-vm --kernel DIR); build/fixed-7.3/linux
 # links to it. The two newest are kept. A lock in the cache makes
