@@ -24,11 +24,11 @@ card_pmu() {
 	fi
 }
 
-# card_stat OUT KNC-STAT-ARGS...: knc-stat -x';', OUT gets its CSV lines
+# card_stat OUT KNC-STAT-ARGS...: knc-stat -x';' -o OUT, OUT gets its CSV lines
 card_stat() {
 	local out=$1
 	shift
-	"$KNC_STAT" -x';' "$@" >"$out" || fail "knc-stat failed ($?): $(cat "$out")"
+	"$KNC_STAT" -x';' -o "$out" "$@" || fail "knc-stat failed ($?): $(cat "$out")"
 	cat "$out"
 }
 

@@ -334,6 +334,14 @@ int fmt(char *buf, size_t size, const char *f, ...)
 
 static char outbuf[8192];
 static size_t outn;
+static int outfd = 1;
+
+/* pr() writes to fd from now on (standard output until then) */
+void out_to(int fd)
+{
+	out_flush();
+	outfd = fd;
+}
 
 static void write_all(int fd, const char *s, size_t n)
 {
@@ -352,11 +360,11 @@ static void write_all(int fd, const char *s, size_t n)
 
 void out_flush(void)
 {
-	write_all(1, outbuf, outn);
+	write_all(outfd, outbuf, outn);
 	outn = 0;
 }
 
-/* printf to standard output (buffered: out_flush(), at exit too) */
+/* printf to standard output, or out_to()'s (buffered: out_flush(), at exit too) */
 void pr(const char *f, ...)
 {
 	char line[4096];
@@ -518,13 +526,55 @@ int online_cpus(int *cpus, int max)
 
 /* --------------------------------------------------------- the PMU, events */
 
+/* The running kernel's release (uname -r) */
+const char *kernel_release(void)
+{
+	static struct { char f[6][65]; } u;
+
+	if (sys1(SYS_uname, &u) < 0)
+		return "unknown";
+	return u.f[2];
+}
+
+/* The CPU's family and model, from /proc/cpuinfo (-1 where unknown). */
+static void cpu_id(long *family, long *model)
+{
+	static char buf[4096];
+	char *p = buf, *colon, num[8];
+	size_t i;
+	u64 x;
+
+	*family = *model = -1;
+	if (read_file("/proc/cpuinfo", buf, sizeof(buf)) <= 0)
+		return;
+	while (*p && (*family < 0 || *model < 0) && (colon = schr(p, ':'))) {
+		for (i = 0; colon[2 + i] >= '0' && colon[2 + i] <= '9' && i < sizeof(num) - 1; i++)
+			num[i] = colon[2 + i];
+		num[i] = 0;
+		if (starts(p, "cpu family") && !parse_u64(num, &x))
+			*family = (long)x;
+		else if (starts(p, "model\t") && !parse_u64(num, &x))
+			*model = (long)x;
+		while (*p && *p != '\n')
+			p++;
+		if (*p)
+			p++;
+	}
+}
+
 /*
  * knc_pmu.ko's knc PMU when it is loaded, else Linux's cpu PMU
- * (arch/x86/events/intel/knc.c): 0, or -1 when there is neither.
+ * (arch/x86/events/intel/knc.c on a Knights Corner, family 11 model 1;
+ * elsewhere another CPU's): 0, or -1 when there is neither (p's name
+ * then empty). The CPU's family and model in p either way.
  */
 int pmu_find(struct pmu *p)
 {
 	s64 type;
+
+	memset(p, 0, sizeof(*p));
+	cpu_id(&p->family, &p->model);
+	p->is_knc_cpu = p->family == 11 && p->model == 1;
 
 	if (!read_s64(SYSFS_PMUS "knc/type", &type)) {
 		p->type = (u32)type;
@@ -617,6 +667,10 @@ static int apply_term(const struct pmu *p, const char *term, u64 value, struct p
 	char path[128], buf[128], *s = buf;
 	u64 *field, lo, hi, used = 0;
 
+	if (!p->name[0]) {
+		epr("knc-stat: '%s': no knc or cpu PMU in " SYSFS_PMUS " to take format terms\n", term);
+		return -1;
+	}
 	fmt(path, sizeof(path), SYSFS_PMUS "%s/format/%s", p->name, term);
 	if (read_file(path, buf, sizeof(buf)) <= 0) {
 		epr("knc-stat: the %s PMU has no format term '%s' (%s)\n", p->name, term, path);
@@ -759,6 +813,12 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 		}
 	}
 	ce = event_lookup(body);
+	if (ce && !p->knc && p->name[0] && !p->is_knc_cpu && ce->hw_id < 0) {
+		epr("knc-stat: %s is a Knights Corner event, and this CPU (family %ld, model %ld) is\n"
+		    "  not one: its cpu PMU would count another event under that code\n",
+		    body, p->family, p->model);
+		return -1;
+	}
 	if (ce) {
 		if (ce->hw_id >= 0 && !p->knc) {
 			e->attr.type = PERF_TYPE_HARDWARE;
@@ -777,6 +837,11 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 			e->attr.config = v;
 			return 0;
 		}
+	}
+	if (body[0] == '0' && (body[1] == 'x' || body[1] == 'X') && !parse_u64(body, &v)) {
+		/* a raw code as Intel's tables write it: 0x10cb, umask 0x10, event 0xcb */
+		e->attr.config = v;
+		return 0;
 	}
 	epr("knc-stat: unknown event '%s'\n", body);
 	nearest_names(body);
@@ -837,7 +902,12 @@ void explain_open_error(int err, const struct pmu *p, const char *what, int cpu_
 		    "  echo %d > /proc/sys/kernel/perf_event_paranoid.\n",
 		    cpu_wide ? "all tasks of a CPU (-a)" : "kernel mode too", cpu_wide ? 0 : 1,
 		    cpu_wide ? 0 : 1);
-		epr("  User mode of your own tasks needs <= 2 (add :u to the event).\n");
+		if (!cpu_wide)
+			epr("  User mode of your own tasks needs <= 2 (add :u to the event).\n");
+		break;
+	case ENOSYS:
+		epr("  This kernel has no perf_event_open(): built without CONFIG_PERF_EVENTS, or the\n"
+		    "  program runs under an emulator that does not pass the call on (qemu-user).\n");
 		break;
 	case ENOENT:
 		epr("  The %s PMU does not have this event (a generic event it does not map).\n", p->name);

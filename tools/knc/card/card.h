@@ -32,6 +32,7 @@ typedef long long s64;
 #define SYS_ioctl		16
 #define SYS_nanosleep		35
 #define SYS_getpid		39
+#define SYS_uname		63
 #define SYS_clone		56
 #define SYS_fork		57
 #define SYS_execve		59
@@ -49,6 +50,9 @@ typedef long long s64;
 
 #define AT_FDCWD	(-100)
 #define O_RDONLY	0
+#define O_WRONLY	1
+#define O_CREAT		0100
+#define O_TRUNC		01000
 #define O_DIRECTORY	0200000
 #define O_CLOEXEC	02000000
 #define PROT_READ	1
@@ -191,6 +195,7 @@ void scat(char *d, const char *s, size_t size);
 int parse_u64(const char *s, u64 *v);
 const char *errname(int err);
 void out_flush(void);
+void out_to(int fd);
 int vfmt(char *buf, size_t size, const char *f, va_list ap);
 int fmt(char *buf, size_t size, const char *f, ...);
 void pr(const char *f, ...);
@@ -202,6 +207,7 @@ int read_s64(const char *path, s64 *v);
 u64 now_ns(void);
 void sleep_ms(long ms);
 u64 muldiv(u64 a, u64 b, u64 c);
+const char *kernel_release(void);
 long perf_open(struct perf_attr *a, int pid, int cpu, int group, unsigned long flags);
 int online_cpus(int *cpus, int max);
 
@@ -215,7 +221,9 @@ struct card_event {
 struct pmu {
 	u32 type;	/* the perf type of its events */
 	int knc;	/* 1: knc_pmu.ko's knc PMU; 0: Linux's cpu PMU */
-	char name[8];	/* "knc" or "cpu" */
+	char name[8];	/* "knc" or "cpu"; "" when there is no PMU */
+	long family, model;	/* the CPU's, -1 where unknown */
+	int is_knc_cpu;	/* family 11 model 1: a Knights Corner */
 };
 
 struct ev {

@@ -644,38 +644,15 @@ static void check_threads(void)
 /* Which driver drives the PMU; 0, or -1 when there is none to check. */
 static int show_driver(void)
 {
-	char buf[4096], *p;
+	char buf[4096];
 	s64 v;
-	long family = -1, model = -1;
+	int found = !pmu_find(&pmu);
+	long family = pmu.family, model = pmu.model;
 
-	if (read_file("/proc/cpuinfo", buf, sizeof(buf)) > 0) {
-		p = buf;
-		while (*p) {
-			u64 x;
-			char num[8];
-			size_t i;
-			char *colon = schr(p, ':');
-
-			if (!colon)
-				break;
-			for (i = 0; colon[2 + i] >= '0' && colon[2 + i] <= '9' && i < 7; i++)
-				num[i] = colon[2 + i];
-			num[i] = 0;
-			if (starts(p, "cpu family") && !parse_u64(num, &x))
-				family = (long)x;
-			else if (starts(p, "model\t") && !parse_u64(num, &x))
-				model = (long)x;
-			while (*p && *p != '\n')
-				p++;
-			if (*p)
-				p++;
-			if (family >= 0 && model >= 0)
-				break;
-		}
-	}
+	pr("kernel: %s\n", kernel_release());
 	pr("cpu: family %ld model %ld%s\n", family, model,
-	   family == 11 && model == 1 ? " (Knights Corner)" : " (not a Knights Corner)");
-	if (pmu_find(&pmu)) {
+	   pmu.is_knc_cpu ? " (Knights Corner)" : " (not a Knights Corner)");
+	if (!found) {
 		pr("driver: none (no knc or cpu PMU in " SYSFS_PMUS ")\n");
 		return -1;
 	}
@@ -694,7 +671,7 @@ static int show_driver(void)
 		else
 			scpy(name, "no caps/pmu_name", sizeof(name));
 		pr("driver: Linux's cpu PMU (type %u, %s)%s\n", pmu.type, name,
-		   family == 11 && model == 1 ? ", arch/x86/events/intel/knc.c" : "");
+		   pmu.is_knc_cpu ? ", arch/x86/events/intel/knc.c" : "");
 	}
 	if (!read_s64("/proc/sys/kernel/nmi_watchdog", &v))
 		pr("nmi_watchdog: %ld%s\n", (long)v, v ? " (it holds a counter)" : "");
@@ -703,7 +680,7 @@ static int show_driver(void)
 	if (!read_s64(SYSFS_PMUS "cpu/rdpmc", &v))
 		pr("cpu/rdpmc: %ld\n", (long)v);
 	pr("\n");
-	return family == 11 && model == 1 ? 0 : -1;
+	return pmu.is_knc_cpu ? 0 : -1;
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,7 @@
  * knc-stat: count a command's events on a Knights Corner card, as perf
  * stat does, with no perf, no libc and no SSE (tools/knc/card/card.h).
  *
- *   knc-stat [-e EV,...] [-p PID] [-a] [-x SEP] [-l] [--] CMD [ARG...]
+ *   knc-stat [-e EV,...]... [-p PID] [-a] [-x SEP] [-o FILE] [-l] [--] CMD [ARG...]
  */
 #include "card.h"
 #include "knc_events.h"
@@ -13,7 +13,7 @@
 #define NUM_COUNTERS	2
 
 static const char usage[] =
-"usage: knc-stat [-e EV,...] [-p PID] [-a] [-x SEP] [-l] [--] CMD [ARG...]\n"
+"usage: knc-stat [-e EV,...]... [-p PID] [-a] [-x SEP] [-o FILE] [-l] [--] CMD [ARG...]\n"
 "Counts CMD's events, and those of every thread and child it starts, on\n"
 "the Knights Corner PMU: knc_pmu.ko's knc PMU when it is loaded, else\n"
 "Linux's cpu PMU (arch/x86/events/intel/knc.c).\n"
@@ -22,24 +22,30 @@ static const char usage[] =
 "             instructions, cache-references, cache-misses, branches,\n"
 "             branch-misses), a software one (task-clock, ...), format terms\n"
 "             of the PMU's sysfs format/ (event=0x16,umask=0,cmask=2, or\n"
-"             knc/event=0x16,inv/), or rUUEE; each with :u (user mode only)\n"
-"             or :k. A repeated term starts a new event.\n"
+"             knc/event=0x16,inv/), or a raw code (0x10cb, or perf's r10cb:\n"
+"             umask 0x10, event 0xcb); each with :u (user mode only) or :k.\n"
+"             A repeated term starts a new event. -e may be given again.\n"
 "  -p PID     count the threads of PID (and what they start) until it exits,\n"
 "             or while CMD runs\n"
 "  -a         count every CPU while CMD runs\n"
 "  -x SEP     CSV: value SEP unit SEP event SEP ns running SEP % running SEP\n"
 "             exact|estimate|not counted\n"
+"  -o FILE    the counts into FILE (default: standard error, as perf stat)\n"
 "  -l         list the event names\n"
 "Up to two events share the PMU's two counters as one group: their counts\n"
 "are exact. With more, the kernel rotates them over the counters: each is\n"
 "counted part of the time and scaled by time enabled / time running, an\n"
-"estimate, and knc-stat says so.\n"
+"estimate, and knc-stat says so. On Linux's intel/knc.c without patch 1 of\n"
+"make linux-fixes, which never starts counter 1, each event is counted on\n"
+"counter 0 (one at a time: estimates if more than one), or, when counter 0\n"
+"is held (the NMI watchdog), knc-stat counts nothing and says why.\n"
 "Exits with CMD's status (128 + N if signal N ended it), 255 on its own\n"
 "errors.\n";
 
 struct counter {
 	struct ev ev;
 	int fd[MAX_TARGETS];
+	int filler[MAX_TARGETS];	/* counter 1's event beside it, never read */
 	u64 value, scaled, enabled, running;
 	int grouped;
 };
@@ -50,6 +56,25 @@ static int targets[MAX_TARGETS];	/* pids (tids) or CPUs */
 static int ntargets;
 static volatile int interrupted;
 static int attach_pid;		/* -p */
+
+/*
+ * Counter 1 on Linux's intel/knc.c before patch 1 of make linux-fixes
+ * ("Write counter 1's event select to its own MSR"): its event select is
+ * written to MSR 0x2a, which is not counter 1's, so an event the kernel
+ * puts there counts nothing while the kernel says it ran. Where that
+ * happens, counts would be wrong without a sign of it (the public report's
+ * instructions 0), so knc-stat finds out before it counts (probe_counter1)
+ * and keeps every event off counter 1.
+ */
+enum counter1 {
+	C1_OK,		/* counter 1 counts, or is not ours to use */
+	C1_BROKEN,	/* it never counts: each event on counter 0, a filler on 1 */
+	C1_ONLY,	/* it never counts, and it is the only counter free */
+};
+static enum counter1 counter1 = C1_OK;
+/* the kernel has no perf_event_open() (ENOSYS): CMD runs, nothing is counted */
+static int no_perf;
+#define PROBE_N		10000UL	/* the probe loop's iterations */
 
 /* SIGINT: stop waiting (-p), print what was counted */
 static void on_sigint(int sig)
@@ -113,6 +138,13 @@ static void add_events(const struct pmu *p, const char *list)
 	}
 }
 
+static int nmi_watchdog_on(void)
+{
+	s64 v;
+
+	return !read_s64("/proc/sys/kernel/nmi_watchdog", &v) && v;
+}
+
 static void list_events(void)
 {
 	size_t i;
@@ -154,6 +186,51 @@ static void add_threads(int pid)
 }
 
 /*
+ * Which counters count: instructions:u over a loop, first alone (the
+ * kernel puts it on the lowest counter free), then two in a group (on
+ * counters 0 and 1). An event that ran the whole loop and counted nothing
+ * was on a counter that does not count. Only Linux's driver on a KNC is
+ * probed: knc_pmu.ko writes each counter's own select.
+ */
+static enum counter1 probe_counter1(const struct pmu *p)
+{
+	struct { u64 value, enabled, running; } r[2];
+	struct perf_attr a[2];
+	long fd[2];
+	int n, i;
+
+	if (p->knc || !p->name[0] || !p->is_knc_cpu)
+		return C1_OK;
+	for (n = 1; n <= 2; n++) {
+		memset(a, 0, sizeof(a));
+		memset(r, 0, sizeof(r));
+		for (i = 0; i < n; i++) {
+			a[i].type = p->type;
+			a[i].config = 0x16;	/* INSTRUCTIONS_EXECUTED */
+			a[i].read_format = FORMAT_TOTAL_TIME_ENABLED | FORMAT_TOTAL_TIME_RUNNING;
+			a[i].flags = ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_HV | (i ? 0 : ATTR_DISABLED);
+			fd[i] = perf_open(&a[i], 0, -1, i ? (int)fd[0] : -1, 0);
+			if (fd[i] < 0)
+				break;
+		}
+		if (i == n) {
+			sys3(SYS_ioctl, fd[0], IOC_ENABLE, 0);
+			knc_loop(PROBE_N);
+			sys3(SYS_ioctl, fd[0], IOC_DISABLE, 0);
+			for (i = 0; i < n; i++)
+				sys3(SYS_read, fd[i], &r[i], sizeof(r[i]));
+		}
+		while (i--)
+			sys1(SYS_close, fd[i]);
+		if (n == 1 && r[0].running && !r[0].value)
+			return C1_ONLY;
+		if (n == 2 && r[0].value && r[1].running && !r[1].value)
+			return C1_BROKEN;
+	}
+	return C1_OK;
+}
+
+/*
  * Open every counter on target i (a task, or a CPU when cpu_wide): up to
  * NUM_COUNTERS PMU events as one group, so that they count together on
  * the counters; more each on its own, rotated by the kernel. Returns 0,
@@ -190,6 +267,17 @@ static int open_target(int i, int cpu_wide, int group, u64 flags)
 		ctrs[c].grouped = in_group;
 		if (in_group && leader < 0)
 			leader = fd;
+		if (counter1 == C1_BROKEN && ctrs[c].ev.hw) {
+			/* the event leads a group of two: on counter 0, a filler on 1 */
+			struct perf_attr f = { .type = a->type, .config = 0x16,
+					       .flags = a->flags & (ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_USER |
+								    ATTR_EXCLUDE_HV | ATTR_INHERIT) };
+
+			fd = perf_open(&f, cpu_wide ? -1 : targets[i], cpu_wide ? targets[i] : -1, (int)fd, 0);
+			if (fd < 0)
+				return (int)-fd;
+			ctrs[c].filler[i] = (int)fd;
+		}
 	}
 	return 0;
 }
@@ -202,8 +290,14 @@ static void close_all(int upto)
 		for (c = 0; c < nctr; c++)
 			if (ctrs[c].fd[i] > 0)
 				sys1(SYS_close, ctrs[c].fd[i]);
-	for (c = 0; c < nctr; c++)
+	for (i = 0; i < upto; i++)
+		for (c = 0; c < nctr; c++)
+			if (ctrs[c].filler[i] > 0)
+				sys1(SYS_close, ctrs[c].filler[i]);
+	for (c = 0; c < nctr; c++) {
 		memset(ctrs[c].fd, 0, sizeof(ctrs[c].fd));
+		memset(ctrs[c].filler, 0, sizeof(ctrs[c].filler));
+	}
 }
 
 /* Open on every target; on EINVAL for the group, again ungrouped. */
@@ -213,7 +307,8 @@ static void open_all(const struct pmu *p, int cpu_wide, int attach, u64 flags, i
 
 	for (c = 0; c < nctr; c++)
 		nhw += ctrs[c].ev.hw;
-	group = nhw > 1 && nhw <= NUM_COUNTERS;
+	/* where counter 1 does not count, every event alone on counter 0 */
+	group = nhw > 1 && nhw <= NUM_COUNTERS && counter1 == C1_OK;
 	for (i = 0; i < ntargets; i++) {
 		err = open_target(i, cpu_wide, group, flags);
 		if (err == EINVAL && group) {
@@ -231,6 +326,15 @@ static void open_all(const struct pmu *p, int cpu_wide, int attach, u64 flags, i
 	}
 	if (!err)
 		return;
+	if (err == ENOSYS) {
+		/* as perf stat does for an event it cannot open: <not supported>, and CMD runs */
+		epr("knc-stat: perf_event_open: ENOSYS: this kernel has no perf events (built without\n"
+		    "  CONFIG_PERF_EVENTS), or an emulator (qemu-user) does not pass the call on:\n"
+		    "  nothing is counted\n");
+		close_all(i + 1);
+		no_perf = 1;
+		return;
+	}
 	for (c = 0; c < nctr && ctrs[c].fd[i] > 0; c++)
 		;
 	explain_open_error(err, p, c < nctr ? ctrs[c].ev.name : "knc-stat",
@@ -348,9 +452,8 @@ static int event_is(const struct counter *k, u64 hw_id, u64 knc_config)
 
 static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 elapsed)
 {
-	int c, nhw = 0, estimates = 0, ins = -1, cyc = -1, leader;
+	int c, nhw = 0, estimates = 0, ins = -1, cyc = -1;
 	char what[256] = "";
-	s64 watchdog;
 
 	for (c = 0; c < nctr; c++) {
 		nhw += ctrs[c].ev.hw;
@@ -364,7 +467,10 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
 			struct counter *k = &ctrs[c];
 			u64 pct = k->enabled ? muldiv(k->running, 10000, k->enabled) : 0;
 
-			if (!k->running)
+			if (no_perf)
+				pr("<not supported>%s%s%s%s0%s0.00%snot supported\n", sep, sep, k->ev.name,
+				   sep, sep, sep);
+			else if (!k->running)
 				pr("<not counted>%s%s%s%s0%s0.00%snot counted\n", sep, sep, k->ev.name,
 				   sep, sep, sep);
 			else
@@ -381,11 +487,21 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
 	}
 	if (!cmd)
 		fmt(what, sizeof(what), "process %d", attach_pid);
-	pr("\n Performance counter stats for '%s' (%s PMU%s):\n\n", what, p->name,
-	   p->name[2] ? (p->knc ? ": knc_pmu.ko" : ": Linux's intel/knc.c") : "");
+	if (!p->name[0])
+		pr("\n Performance counter stats for '%s' (no PMU):\n\n", what);
+	else if (p->knc || p->is_knc_cpu)
+		pr("\n Performance counter stats for '%s' (%s PMU: %s):\n\n", what, p->name,
+		   p->knc ? "knc_pmu.ko" : "Linux's intel/knc.c");
+	else
+		pr("\n Performance counter stats for '%s' (cpu PMU of a family %ld model %ld CPU, not a\n"
+		   " Knights Corner):\n\n", what, p->family, p->model);
 	for (c = 0; c < nctr; c++) {
 		struct counter *k = &ctrs[c];
 
+		if (no_perf) {
+			pr("%20s      %s\n", "<not supported>", k->ev.name);
+			continue;
+		}
 		if (!k->running) {
 			pr("%20s      %-28s (not counted: it never got a counter)\n", "<not counted>",
 			   k->ev.name);
@@ -403,29 +519,26 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
 		pr("\n");
 	}
 	pr("\n%20T seconds time elapsed\n\n", elapsed);
-	for (c = 0, leader = -1; c < nctr; c++) {
-		struct counter *k = &ctrs[c];
-
-		if (k->grouped && leader < 0)
-			leader = c;
-		/* the group's second event: counter 1 */
-		if (!p->knc && k->grouped && c != leader && k->running && !k->value) {
-			pr(" %s read 0 on counter 1: on Linux's knc.c without patch 1 of make linux-fixes\n"
-			   " counter 1 never counts (knc-check tells; load knc_pmu.ko, or count it alone).\n",
-			   k->ev.name);
-			break;
-		}
+	if (no_perf) {
+		pr(" Not counted: this kernel has no perf_event_open() (ENOSYS).\n");
+		return;
 	}
+	if (counter1 == C1_BROKEN && nhw)
+		pr(" Counter 1 does not count on this kernel (Linux's intel/knc.c without patch 1 of\n"
+		   " make linux-fixes): each event was counted on counter 0%s.\n",
+		   nhw > 1 ? ", one at a time" : "");
 	for (c = 0; c < nctr && ctrs[c].running; c++)
 		;
-	if (c < nctr && !read_s64("/proc/sys/kernel/nmi_watchdog", &watchdog) && watchdog)
+	if (c < nctr && nmi_watchdog_on())
 		pr(" Not counted: the NMI watchdog holds a counter (/proc/sys/kernel/nmi_watchdog is 1):\n"
 		   " echo 0 > /proc/sys/kernel/nmi_watchdog, or boot with nmi_watchdog=0.\n");
 	if (estimates)
 		pr(" Estimates: %d PMU events share the %d counters; each marked was counted only part of\n"
 		   " the time and scaled by time enabled / time running, which assumes the work was the\n"
 		   " same all along. Count at most %d events at a time for exact counts.\n",
-		   nhw, NUM_COUNTERS, NUM_COUNTERS);
+		   nhw, counter1 == C1_BROKEN ? 1 : NUM_COUNTERS, counter1 == C1_BROKEN ? 1 : NUM_COUNTERS);
+	else if (nhw && counter1 == C1_BROKEN)
+		pr(" Exact: the event was counted all the time, on counter 0.\n");
 	else if (nhw)
 		pr(" Exact: %s counted all the time on the PMU's %d counters.\n",
 		   nhw == 1 ? "the event was" : "the events were", NUM_COUNTERS);
@@ -433,8 +546,10 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
 
 int main(int argc, char **argv)
 {
-	const char *events = NULL, *sep = NULL;
-	int i, all = 0, attach = 0, pid = 0, go = -1, execfail = -1, status = 0;
+	const char *sep = NULL, *output = NULL;
+	static char events[4096];
+	int i, all = 0, attach = 0, pid = 0, go = -1, execfail = -1, status = 0, nhw = 0;
+	long outfd = 2;
 	int cpus[MAX_TARGETS];
 	char **cmd = NULL;
 	struct pmu p;
@@ -458,13 +573,20 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (seq(a, "-a")) {
 			all = 1;
-		} else if ((a[1] == 'e' || a[1] == 'p' || a[1] == 'x') && (a[2] || i + 1 < argc)) {
+		} else if ((a[1] == 'e' || a[1] == 'p' || a[1] == 'x' || a[1] == 'o') &&
+			   (a[2] || i + 1 < argc)) {
 			/* -e EV or -eEV, as getopt takes them */
 			const char *val = a[2] ? a + 2 : argv[++i];
 
-			if (a[1] == 'e')
-				events = val;
-			else if (a[1] == 'x')
+			if (a[1] == 'e') {
+				if (!*val || slen(events) + slen(val) + 2 > sizeof(events))
+					die("knc-stat: -e '%s': empty, or too many events\n", val);
+				if (events[0])
+					scat(events, ",", sizeof(events));
+				scat(events, val, sizeof(events));
+			} else if (a[1] == 'o') {
+				output = val;
+			} else if (a[1] == 'x')
 				sep = val;
 			else if (parse_u64(val, &v) || !v)
 				die("knc-stat: -p wants a process id\n");
@@ -483,15 +605,29 @@ int main(int argc, char **argv)
 	}
 	if (all && attach)
 		die("knc-stat: -a and -p exclude each other\n");
-	if (pmu_find(&p)) {
-		memset(&p, 0, sizeof(p));
-		scpy(p.name, "no", sizeof(p.name));
-	}
-	add_events(&p, events ? events : "cycles,instructions");
-	for (i = 0; i < nctr; i++)
-		if (ctrs[i].ev.hw && !p.name[2])
+	pmu_find(&p);
+	add_events(&p, events[0] ? events : "cycles,instructions");
+	for (i = 0; i < nctr; i++) {
+		if (ctrs[i].ev.hw && !p.name[0])
 			die("knc-stat: %s: no PMU: neither knc_pmu.ko's knc PMU nor a cpu PMU in %s\n",
 			    ctrs[i].ev.name, SYSFS_PMUS);
+		nhw += ctrs[i].ev.hw;
+	}
+	if (output) {
+		outfd = sys4(SYS_openat, AT_FDCWD, output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (outfd < 0)
+			die("knc-stat: -o %s: %s\n", output, errname((int)-outfd));
+	}
+	if (nhw)
+		counter1 = probe_counter1(&p);
+	if (counter1 == C1_ONLY)
+		die("knc-stat: no count would be right here: counter 1 does not count on this kernel\n"
+		    "  (Linux's intel/knc.c without patch 1 of make linux-fixes writes its event select\n"
+		    "  to MSR 0x2a), and counter 0 is held%s.\n"
+		    "  Free counter 0 (echo 0 > /proc/sys/kernel/nmi_watchdog), or load knc_pmu.ko, or\n"
+		    "  apply the patch; knc-check tells which defects this kernel has.\n",
+		    nmi_watchdog_on() ? " by the NMI watchdog (/proc/sys/kernel/nmi_watchdog is 1)" :
+		    " (by another perf event)");
 
 	card_signal(SIGINT, on_sigint);
 	flags = ATTR_DISABLED;
@@ -542,6 +678,7 @@ int main(int argc, char **argv)
 			sleep_ms(100);
 	}
 	read_all();
+	out_to((int)outfd);
 	print_counts(&p, cmd, sep, now_ns() - t0);
 	out_flush();
 	if ((status & 0x7f) && cmd)
