@@ -2,64 +2,100 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host test (TAP version 13) of the card's programs, knc-stat and
 # knc-check (tools/knc/card/): make card builds them static and
-# freestanding, and their disassembly has no SSE, SSE2, AVX or MMX
-# instruction, which a Knights Corner core would fault on (the check is
-# shown to catch one); clang builds them too; kernel style; and what they
-# do without a KNC PMU: knc-stat runs a command with software events
-# (exit status, CSV, a signal, the nearest names of an unknown event),
-# knc-check says it cannot run. On the model: tests/guest/linux-knc.sh
-# and model.sh.
+# freestanding with nothing a Knights Corner core lacks, which
+# tools/knc/card/knc-isa audits and an objdump grep of this test's own
+# checks again; the audit is shown failing on one instruction of each
+# class and passing what a KNC core has; the CMOV rewrite computes what
+# CMOV does; gcc and clang, at their default -march and at x86-64-v3, build
+# them; kernel style; and what they do without a KNC PMU, natively and
+# under qemu-user with the card's CPUID (no CMOV, SSE, MMX, CLFLUSH, CX16,
+# POPCNT, SYSENTER, MONITOR), where perf_event_open() is ENOSYS. On the
+# model: tests/guest/linux-knc.sh and model.sh.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
 . tests/host/tap.sh
 
 B=build/card
+ISA=tools/knc/card/knc-isa
 log=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$log" "$tmp"' EXIT
-# What a KNC core does not have: vector and MMX registers (AVX-512's mask
-# registers too), and the SSE/SSE2 instructions that name none of them.
+# A CPU with the card's CPUID, as qemu-user enforces it: CMOV, SSE and MMX
+# fault there (PAUSE, fences and multi-byte NOPs it does not catch: the
+# audit does).
+QEMU=(qemu-x86_64 -cpu "qemu64,-cmov,-clflush,-mmx,-sse,-sse2,-sse3,-ssse3,-cx16,-popcnt,-sep,-monitor")
+# What a KNC core does not have, as objdump names it, independently of
+# knc-isa's table: vector and MMX registers (AVX-512's masks too), VEX
+# instructions, and the instructions of Intel 327364's appendix B.
 VEC_REGS='%([xyz]mm[0-9]+|mm[0-7]|k[0-7])\b'
-VEC_INSNS='^ *[0-9a-f]+:[[:space:]]+(emms|femms|ldmxcsr|stmxcsr|vldmxcsr|vstmxcsr|vzeroupper|vzeroall|movnti[lq]?|maskmovq|lfence|mfence|sfence|prefetchnta|prefetcht[012]|clflush|fxsave|fxrstor|fxsave64|fxrstor64)\b'
+ABSENT='^ *[0-9a-f]+:[[:space:]]+((rep[a-z]* |lock |data16 |cs |ds )*)(f?cmov[a-z]*|f?u?comip?|cmpxchg16b|pause|[lms]fence|prefetch[a-z0-9]*|clflush(opt)?|rdtscp|popcnt|lzcnt|tzcnt|movbe|andn|bextr|bls[a-z]+|bzhi|mulx|pdep|pext|rorx|sarx|shlx|shrx|xsave[a-z0-9]*|xrstor[a-z0-9]*|xgetbv|monitor|mwait|sysenter|sysexit|in|out|ins[bwl]|outs[bwl]|emms|nop[wlq]|endbr64|v[a-z0-9]+)([[:space:]]|$)'
 
-# no_vector BINARY: nothing of VEC_REGS or VEC_INSNS in its disassembly
-no_vector() {
+# no_absent BINARY: nothing of VEC_REGS or ABSENT in its disassembly
+no_absent() {
 	objdump -d --no-show-raw-insn "$1" >"$tmp/dis" 2>"$log" || return 1
 	[ "$(grep -c . "$tmp/dis")" -gt 100 ] || { echo "no disassembly of $1" >"$log"; return 1; }
-	! grep -E -e "$VEC_REGS" -e "$VEC_INSNS" "$tmp/dis" >"$log"
+	! grep -E -e "$VEC_REGS" -e "$ABSENT" "$tmp/dis" >"$log"
 }
 
 echo "TAP version 13"
 
 make -s card >"$log" 2>&1
-result $? "make card builds knc-stat and knc-check" "$log"
+result $? "make card builds knc-stat and knc-check, and its audit passes them" "$log"
 
 for p in knc-stat knc-check; do
 	{ file "$B/$p" && readelf -l "$B/$p" && nm -u "$B/$p"; } >"$log" 2>&1
 	grep -q "statically linked" "$log" && ! grep -q INTERP "$log" && [ -z "$(nm -u "$B/$p")" ]
 	result $? "$p is static, with no dynamic loader and no undefined symbol" "$log"
-	no_vector "$B/$p"
-	result $? "$p: no SSE, SSE2, AVX or MMX register or instruction in its disassembly" "$log"
+	no_absent "$B/$p"
+	result $? "$p: objdump finds nothing a KNC core lacks (CMOV, SSE, MMX, AVX, fences, PAUSE, multi-byte NOPs, ...)" "$log"
 done
 
-# The check itself: a floating-point function (SSE2, x86-64's baseline)
-# and a fence, which it must find.
-printf 'double f(double a, double b) { __builtin_ia32_mfence(); return a * b + 1.0; }\n' >"$tmp/fp.c"
-if gcc -O2 -c -o "$tmp/fp.o" "$tmp/fp.c" 2>"$log"; then
-	! no_vector "$tmp/fp.o"
-	result $? "the disassembly check finds SSE2 code and mfence" "$log"
-else
-	result 1 "the disassembly check finds SSE2 code and mfence (gcc failed)" "$log"
-fi
+# The audit against one instruction of each class a KNC core lacks, each
+# in a function of its own: every function named, nothing else.
+want=$(grep -c '^F(' tests/host/card/absent.S)
+gcc -c -o "$tmp/absent.o" tests/host/card/absent.S 2>"$log" &&
+	! python3 $ISA audit "$tmp/absent.o" 2>"$tmp/audit" &&
+	got=$(grep -c ': f_[a-z0-9_]*+0x0: ' "$tmp/audit") &&
+	{ cat "$tmp/audit"; echo "want $want, got $got"
+	  sed -n 's/^F(\(f_[a-z0-9_]*\)).*/\1/p' tests/host/card/absent.S | while read -r f; do
+		grep -q ": $f+0x0: " "$tmp/audit" || echo "not named: $f"; done; } >"$log" &&
+	[ "$want" -eq "$got" ] && ! grep -q "not named" "$log"
+result $? "knc-isa audit fails on each class a KNC core lacks ($want), naming the function and the instruction" "$log"
+gcc -c -o "$tmp/present.o" tests/host/card/present.S 2>"$log" &&
+	python3 $ISA audit "$tmp/present.o" >>"$log" 2>&1
+result $? "knc-isa audit passes what a KNC core has (x87, CMPXCHG8B, RDPMC, SAHF, 1-byte NOPs, ...)" "$log"
+# and this test's own grep agrees with it
+objdump -d --no-show-raw-insn "$tmp/absent.o" >"$tmp/dis" &&
+	[ "$(grep -E -c -e "$VEC_REGS" -e "$ABSENT" "$tmp/dis")" -eq "$want" ]
+result $? "the objdump grep finds each of them too" "$tmp/dis"
 
-if command -v clang >/dev/null; then
-	make -s -C tools/knc/card CC=clang OUT="$tmp/clang" >"$log" 2>&1 &&
-		no_vector "$tmp/clang/knc-stat" && no_vector "$tmp/clang/knc-check"
-	result $? "clang builds them warning-free, without SSE, AVX or MMX code" "$log"
-else
-	skip "clang builds them" "clang is not installed"
-fi
+# The CMOV rewrite: every condition and operand size, compiled as a
+# compiler does (with CMOV) and as make card does (rewritten): the same
+# results, the rewritten build on a CPU without CMOV.
+for cc in gcc clang-19; do
+	command -v $cc >/dev/null || { result 1 "$cc: selects rewritten compute what CMOV does (no $cc: make deps)"; continue; }
+	flags=(-O2 -ffreestanding -fno-builtin -fno-stack-protector -fno-pie -march=x86-64 -mno-sse -mno-mmx)
+	{ $cc "${flags[@]}" -nostdlib -static -o "$tmp/sel" tests/host/card/selects.c &&
+		$cc "${flags[@]}" -S -o "$tmp/sel.s" tests/host/card/selects.c &&
+		python3 $ISA rewrite "$tmp/sel.s" "$tmp/sel.r.s" && $cc -c -o "$tmp/sel.o" "$tmp/sel.r.s" &&
+		$cc -nostdlib -static -o "$tmp/sel.r" "$tmp/sel.o" &&
+		cmovs=$(objdump -d "$tmp/sel" | grep -c cmov) && echo "cmov: $cmovs as compiled" &&
+		[ "$cmovs" -ge 30 ] && ! objdump -d "$tmp/sel.r" | grep cmov &&
+		"$tmp/sel" >"$tmp/want" && "${QEMU[@]}" "$tmp/sel.r" >"$tmp/got" &&
+		[ -s "$tmp/want" ] && cmp "$tmp/want" "$tmp/got"; } >"$log" 2>&1
+	result $? "$cc: selects rewritten without CMOV compute what CMOV does, on a CPU without CMOV" "$log"
+done
+
+# Other compilers and baselines: CC passes through; make card pins the
+# baseline after CC's own -march.
+for cc in clang-19 "gcc -march=x86-64-v3" "clang-19 -march=x86-64-v3" clang; do
+	out=$tmp/cc-${cc//[ =]/_}
+	make -s -C tools/knc/card CC="$cc" OUT="$out" >"$log" 2>&1 && [ ! -s "$log" ] &&
+		no_absent "$out/knc-stat" && no_absent "$out/knc-check" &&
+		"${QEMU[@]}" "$out/knc-stat" -h >/dev/null 2>>"$log" && "${QEMU[@]}" "$out/knc-check" -h >/dev/null 2>>"$log"
+	result $? "CC=\"$cc\" builds them warning-free, nothing a KNC core lacks, both run on the card's CPUID" "$log"
+done
 
 # Kernel style, but for what only the kernel has (ARRAY_SIZE, __noreturn)
 # or holds for kernel code only (volatile, ENOSYS).
@@ -70,9 +106,12 @@ if [ ! -x $CP/scripts/checkpatch.pl ]; then
 		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
 		linux-source-6.1/scripts/const_structs.checkpatch
 fi
-for f in tools/knc/card/*.[chS] tests/guest/progs/threads.S; do
+for f in tools/knc/card/*.[chS] tests/host/card/*.[cS] tests/guest/progs/threads.S; do
+	# selects.c's macros define its functions, one per condition and size
+	more=
+	[ "$f" != tests/host/card/selects.c ] || more=,COMPLEX_MACRO,MACRO_WITH_FLOW_CONTROL
 	$CP/scripts/checkpatch.pl --no-tree --show-types --terse -f "$f" \
-		--ignore ARRAY_SIZE,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE,ENOSYS,SPLIT_STRING,EMBEDDED_FILENAME,LINE_SPACING \
+		--ignore ARRAY_SIZE,PREFER_DEFINED_ATTRIBUTE_MACRO,VOLATILE,ENOSYS,SPLIT_STRING,EMBEDDED_FILENAME,LINE_SPACING$more \
 		>"$log" 2>&1
 	result $? "checkpatch $f" "$log"
 done
@@ -135,6 +174,54 @@ fi
 "$B/knc-check" >"$log" 2>&1
 [ $? -eq 2 ] && grep -q "cannot run: no Knights Corner PMU" "$log"
 result $? "knc-check without a Knights Corner PMU: cannot run (exit 2)" "$log"
+
+# Under qemu-user with the card's CPUID, every path that needs no KNC PMU,
+# each to its own exit (a SIGILL would be 132): options, bad input,
+# formatting, and perf_event_open() answered ENOSYS, where CMD still runs
+# (perf stat's <not supported>) and its status is knc-stat's.
+# qstat STATUS PATTERN TITLE ARGS...: knc-stat ARGS under qemu-user exits
+# STATUS and prints PATTERN (grep -E) on stdout or stderr
+qstat() {
+	local status=$1 pattern=$2 title=$3 got
+	shift 3
+	"${QEMU[@]}" "$B/knc-stat" "$@" >"$log" 2>&1
+	got=$?
+	echo "exit status $got" >>"$log"
+	[ $got -eq "$status" ] && grep -E -q -e "$pattern" "$log"
+	result $? "card CPUID: knc-stat $title: exit $status" "$log"
+}
+qstat 0 '^usage: knc-stat ' "-h: the usage" -h
+qstat 0 '^  l2_read_miss +event=0xcb,umask=0x10  \(counter 0 only\)$' "-l: the events" -l
+qstat 255 '^knc-stat: unknown option --bogus$' "an unknown option" --bogus
+qstat 255 '^usage: knc-stat ' "no CMD: the usage" -e task-clock
+qstat 255 '^  nearest names: instructions$' "an unknown event: the nearest names" -e intructions -- true
+qstat 255 '^knc-stat: -p wants a process id$' "-p not a number" -p x
+qstat 255 '^knc-stat: -a and -p exclude each other$' "-a with -p" -a -p 1 -- true
+qstat 255 "^knc-stat: 'event': no knc or cpu PMU in /sys/bus/event_source/devices/ to take format terms$" \
+	"format terms without a PMU" -e event=0x16,umask=0 -- true
+qstat 255 '^knc-stat: 0x10cb: no PMU: neither' "a raw code (0x10cb) without a PMU" -e 0x10cb -- true
+qstat 255 '^knc-stat: r10cb: no PMU: neither' "perf's raw code (r10cb) without a PMU" -e r10cb -- true
+qstat 255 '^knc-stat: -o /nonexistent/x: ENOENT$' "-o into no directory" -o /nonexistent/x -e task-clock -- true
+qstat 3 '^ +<not supported> +page-faults$' "ENOSYS: CMD runs, <not supported>, its status" \
+	-e task-clock -e page-faults -- sh -c 'echo out; exit 3'
+grep -q '^out$' "$log" && grep -q '^knc-stat: perf_event_open: ENOSYS: this kernel has no perf events' "$log" &&
+	grep -E -q '^ +<not supported> +task-clock$' "$log" &&
+	grep -q '^ Not counted: this kernel has no perf_event_open() (ENOSYS)\.$' "$log"
+result $? "card CPUID: knc-stat under ENOSYS: CMD's output, both events <not supported>, why" "$log"
+qstat 127 '^knc-stat: cannot run ./no-such-program: ENOENT$' "a CMD that does not exist" -e task-clock -- ./no-such-program
+qstat 143 'task-clock' "CMD killed by SIGTERM" -e task-clock -- sh -c 'kill -TERM $$'
+"${QEMU[@]}" "$B/knc-stat" -x';' -o "$tmp/csv" -e task-clock -- true >"$log" 2>&1 &&
+	[ "$(cat "$tmp/csv")" = "<not supported>;;task-clock;0;0.00;not supported" ]
+result $? "card CPUID: knc-stat -x';' -o FILE under ENOSYS: the CSV line in FILE" "$tmp/csv"
+"${QEMU[@]}" "$B/knc-check" -h >"$log" 2>&1 && grep -q '^usage: knc-check' "$log"
+result $? "card CPUID: knc-check -h: the usage, exit 0" "$log"
+"${QEMU[@]}" "$B/knc-check" --bogus >"$log" 2>&1
+[ $? -eq 2 ] && grep -q '^usage: knc-check' "$log"
+result $? "card CPUID: knc-check with an argument: the usage, exit 2" "$log"
+"${QEMU[@]}" "$B/knc-check" >"$log" 2>&1
+[ $? -eq 2 ] && grep -qx "kernel: $(uname -r)" "$log" && grep -q '^cpu: family [0-9]* model [0-9]* (not a Knights Corner)$' "$log" &&
+	grep -q "cannot run: no Knights Corner PMU" "$log"
+result $? "card CPUID: knc-check: the kernel release, the CPU, cannot run (exit 2)" "$log"
 
 echo "1..$n"
 exit $bad
