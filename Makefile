@@ -18,6 +18,11 @@
 #   make module-7.3 both modules and knc_model_test.ko compiled against
 #                   Linux 7.3 (build/7.3/; tools/knc/linux-src.sh fetches
 #                   and prepares its tree, cached under /var/cache/knc-pmu)
+#   make module-7.2 both modules for a Knights Corner card's kernel: compiled
+#                   with clang (LLVM=-19) against Linux 7.2 as the card port
+#                   configures it (build/7.2/knc/; tools/knc/linux-src.sh
+#                   --series 7.2); for the card's own tree: make KDIR=<it>
+#                   LLVM=1
 #   make gen        regenerate the module's event table (and the card
 #                   programs' event header) from the JSON
 #   make card       knc-stat and knc-check for a Knights Corner card
@@ -102,7 +107,7 @@ PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
-.PHONY: modules install test-modules module-6.1 module-7.3 all module-612 gen tools card check test demo bench perf qemu libpfm4 deps clean dkms-src \
+.PHONY: modules install test-modules module-6.1 module-7.3 module-7.2 all module-612 gen tools card check test demo bench perf qemu libpfm4 deps clean dkms-src \
 	intree perf-events-series perf-7.3-events linux-fixes perf-test fuzz debug-kernel fixed-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
@@ -153,6 +158,12 @@ module-7.3:
 	tools/knc/linux-src.sh >/dev/null
 	$(call kbuild_copy,$(KNC_SRCS),build/7.3/linux,build/7.3/knc,KBUILD_MODPOST_WARN=1)
 	$(call kbuild_copy,$(KMOD_SRCS),build/7.3/linux,build/7.3/kmod,KBUILD_MODPOST_WARN=1)
+
+# The card's kernel (tools/knc/linux-src-card.config) is built by clang,
+# and so must its modules be; a compile test too.
+module-7.2:
+	tools/knc/linux-src.sh --series 7.2 >/dev/null
+	$(call kbuild_copy,$(KNC_SRCS),build/7.2/linux,build/7.2/knc,KBUILD_MODPOST_WARN=1 LLVM=-19)
 
 # kbuild_copy SRCS KDIR DIR [VAR=VALUE]: Kbuild builds in the source
 # directory, so copy SRCS to DIR and build the modules there against KDIR

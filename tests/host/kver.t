@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The supported kernels (Linux 6.1 up to 7.3, x86_64), as TAP: `make` (the
 # user's build, W=1) of knc_pmu.ko and knc_sim.ko, and knc_model_test.ko,
-# against Debian 12's 6.1, bookworm-backports' 6.12 and Linux 7.3
-# (linux-source-7.3, prepared by tools/knc/linux-src.sh, cached): any
-# compiler warning fails. 7.3's tree is prepared, not built, so it has no
+# against Debian 12's 6.1, bookworm-backports' 6.12, Linux 7.3
+# (linux-source-7.3, prepared by tools/knc/linux-src.sh, cached) and Linux
+# 7.2 as the Knights Corner card port configures it, built with clang
+# (LLVM=-19; tools/knc/linux-src.sh --series 7.2): any compiler warning
+# fails. 7.3's and 7.2's trees are prepared, not built, so they have no
 # Module.symvers and modpost reports every kernel symbol undefined
 # (KBUILD_MODPOST_WARN=1): those lines are expected, any other is not.
 # Then modinfo states the kernel (both modules) and the range (knc_pmu),
@@ -28,14 +30,16 @@ range=$(sed -n 's/^#define KNC_KERNELS[[:space:]]*"\(.*\)"$/\1/p' $KNC/knc_modul
 result $? "knc_module.c states the range: $range"
 
 t0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
-tree73=$(tools/knc/linux-src.sh 2>"$log")
-result $? "tools/knc/linux-src.sh prepares Linux 7.3 ($(tail -n 1 "$log"))" "$log"
-
-kdirs=("$(ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1)"
-	"$(ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V | tail -n 1)" "$tree73")
 # uts KDIR: the release KDIR builds for (Debian's headers have the
 # upstream version in include/config/kernel.release)
 uts() { sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h" 2>/dev/null; }
+tree73=$(tools/knc/linux-src.sh 2>"$log")
+result $? "tools/knc/linux-src.sh prepares Linux 7.3 ($(tail -n 1 "$log"))" "$log"
+tree72=$(tools/knc/linux-src.sh --series 7.2 2>"$log") && [[ $(uts "$tree72") == 7.2.* ]]
+result $? "tools/knc/linux-src.sh --series 7.2 prepares the card port's Linux 7.2 ($(tail -n 1 "$log"))" "$log"
+
+kdirs=("$(ls -d /lib/modules/6.1.*/build 2>/dev/null | sort -V | tail -n 1)"
+	"$(ls -d /lib/modules/6.12.*/build 2>/dev/null | sort -V | tail -n 1)" "$tree73" "$tree72")
 # copy DIR: what `make` needs, as a user has it
 copy() {
 	mkdir -p "$1/$KNC" "$1/kmod"
@@ -45,10 +49,12 @@ copy() {
 	cp tests/guest/kmod/* $KNC/knc_logic.h $KNC/knc_compat.h $KNC/knc_events.tbl "$1/kmod"/
 }
 # warnings LOG: its lines that are warnings or errors, but modpost's
-# undefined symbols against a tree without Module.symvers
+# undefined symbols against a tree without Module.symvers (7.3 names the
+# symbol "symbol 'S'", 7.2 and older "\"S\" [MODULE.ko]")
 warnings() {
 	grep -E -i "warning|error" "$1" | grep -v "Skipping BTF" |
 		grep -v -E "^(WARNING|ERROR): modpost: .*: symbol '[^']*' undefined!$" |
+		grep -v -E '^(WARNING|ERROR): modpost: "[^"]*" \[[^]]*\.ko\] undefined!$' |
 		grep -v -E "^WARNING: .*/Module.symvers is missing\.$|^WARNING: modpost: suppressed [0-9]+ unresolved symbol warnings" |
 		grep -v -E "^ +(You may get many unresolved symbol errors|You can set KBUILD_MODPOST_WARN=1 to turn errors into warning)"
 }
@@ -63,11 +69,16 @@ for k in "${kdirs[@]}"; do
 	copy "$d"
 	extra=()
 	[ -f "$k/Module.symvers" ] || extra=(KBUILD_MODPOST_WARN=1)
+	# The card's kernel is built by clang: its modules must be too (Kbuild
+	# warns of a compiler other than the tree's).
+	cc=()
+	[ "$k" != "$tree72" ] || cc=(LLVM=-19)
+	extra+=("${cc[@]}")
 	make -C "$d" KDIR="$k" W=1 "${extra[@]}" >"$log" 2>&1
 	status=$?
 	warnings "$log" >"$log.w"
 	[ $status -eq 0 ] && [ ! -s "$log.w" ] && [ -f "$d/$KNC/knc_pmu.ko" ] && [ -f "$d/$KNC/knc_sim.ko" ]
-	result $? "make KDIR=<$rel> W=1: knc_pmu.ko and knc_sim.ko, warning-free" "$log.w"
+	result $? "make KDIR=<$rel> ${cc[*]:+${cc[*]} }W=1: knc_pmu.ko and knc_sim.ko, warning-free" "$log.w"
 	make -C "$k" M="$d/kmod" W=1 "${extra[@]}" modules >"$log" 2>&1
 	status=$?
 	warnings "$log" >"$log.w"
@@ -84,7 +95,7 @@ for k in "${kdirs[@]}"; do
 	result $? "$rel: modinfo of both modules states the kernel, knc_pmu's the range" "$log"
 done
 t1=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/$$/stat)
-echo "# 7.3's tree and the builds: $(((t1 - t0) / $(getconf CLK_TCK))) s of CPU"
+echo "# 7.3's and 7.2's trees and the builds: $(((t1 - t0) / $(getconf CLK_TCK))) s of CPU"
 
 # make install, against 6.1's headers, into a scratch root.
 rel=$(uts "${kdirs[0]}")

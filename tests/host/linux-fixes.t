@@ -9,7 +9,9 @@
 # as that tree's get_maintainer.pl gives them; each is clean with its own
 # base's checkpatch.pl --strict; each applies in turn to its base's files
 # with `git apply --check` and `patch --dry-run -p1` (no fuzz), and a static
-# check of the result finds none of the defects. 7.3's patched knc.c and
+# check of the result finds none of the defects. 7.3's series applies so
+# to Linux 7.2's files too (the Knights Corner card port's base;
+# tools/knc/linux-src.sh --series 7.2's tree). 7.3's patched knc.c and
 # core.c compile without a warning (W=1) in 7.3's prepared tree, as
 # objects of a directory of their own (nothing is written in the tree).
 # The debug kernel's patches (tools/knc/debug-kernel.sh applies the
@@ -31,6 +33,8 @@ BASES=(7.3 6.12 6.1)
 echo "TAP version 13"
 TREE_73=$(tools/knc/linux-src.sh 2>"$log")
 result $? "tools/knc/linux-src.sh prepares Linux 7.3 ($(tail -n 1 "$log"))" "$log"
+TREE_72=$(tools/knc/linux-src.sh --series 7.2 2>"$log")
+result $? "tools/knc/linux-src.sh --series 7.2 prepares the card port's Linux 7.2 ($(tail -n 1 "$log"))" "$log"
 KNC_LINUX_TREE_73=$TREE_73 tools/knc/linux-fixes.sh >"$log" 2>&1
 result $? "tools/knc/linux-fixes.sh makes the series" "$log"
 
@@ -154,17 +158,21 @@ for v in "${BASES[@]}"; do
 done
 
 # extract VERSION DIR: the files the series touches, in DIR (cached: a
-# stamp names the source)
+# stamp names the source), from 7.3's and 7.2's prepared trees, or 6.12's
+# and 6.1's tarballs
 extract() {
-	local stamp tarball=$TARBALL_61
-	[ "$1" = 6.1 ] || tarball=$TARBALL_612
-	[ "$1" != 7.3 ] || tarball=$TREE_73
+	local stamp tarball=$TARBALL_61 tree=
+	case $1 in
+	6.12) tarball=$TARBALL_612 ;;
+	7.3) tarball=$TREE_73 tree=$TREE_73 ;;
+	7.2) tarball=$TREE_72 tree=$TREE_72 ;;
+	esac
 	stamp=$(stat -c '%n %s %Y' "$tarball")
 	[ "$(cat "$2.stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	rm -rf "$2" && mkdir -p "$2" || return 1
-	if [ "$1" = 7.3 ]; then
+	if [ -n "$tree" ]; then
 		for f in "${FILES[@]}"; do
-			mkdir -p "$2/${f%/*}" && cp "$TREE_73/$f" "$2/$f" || return 1
+			mkdir -p "$2/${f%/*}" && cp "$tree/$f" "$2/$f" || return 1
 		done
 	else
 		tar xf "$(tools/knc/plain-tar "$tarball")" -C "$2" --strip-components=1 --occurrence=1 "${FILES[@]/#/linux-source-$1/}" ||
@@ -220,17 +228,19 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-# check VERSION: each patch applies in turn to VERSION's files, both ways;
-# then the defects are gone and both ways agree.
+# check VERSION [BASE]: each patch of BASE's series (VERSION's unless
+# given) applies in turn to VERSION's files, both ways; then the defects
+# are gone and both ways agree.
 check() {
-	local v=$1 src=$B/linux-$1 g=$B/apply-$1/git q=$B/apply-$1/patch p ok st
+	local v=$1 s=${2:-$1} src=$B/linux-$1 g=$B/apply-$1/git q=$B/apply-$1/patch p ok st what=the
+	[ "$s" = "$v" ] || what="$s's"
 	rm -rf "$B/apply-$v"
 	extract "$v" "$src" >"$log" 2>&1 &&
 		mkdir -p "$g" "$q" && cp -a "$src/." "$g/" && cp -a "$src/." "$q/" &&
 		git init -q "$g"	# or git apply would take build/ for a subdirectory of ours
 	result $? "the files the series touch, from Linux $v's source" "$log"
 	ok=0
-	for p in $(knc_patches "$v") $(x86_patch "$v"); do
+	for p in $(knc_patches "$s") $(x86_patch "$s"); do
 		st=0
 		{
 			git -C "$g" apply --check "$PWD/$p" && git -C "$g" apply "$PWD/$p" &&
@@ -240,16 +250,19 @@ check() {
 		result $st "applies to $v (git apply --check, patch --dry-run -p1): ${p#"$SERIES/"}" "$log"
 	done
 	if [ $ok -eq 0 ]; then
-		diff -r -x .git "$g" "$q" >"$log" && defects_gone "$v" "$q" >>"$log" 2>&1
+		diff -r -x .git "$g" "$q" >"$log" && defects_gone "$s" "$q" >>"$log" 2>&1
 	else
 		echo "a patch did not apply" >"$log"
 		false
 	fi
-	result $? "Linux $v with the series: the defects are gone (static check)" "$log"
+	result $? "Linux $v with $what series: the defects are gone (static check)" "$log"
 }
 for v in "${BASES[@]}"; do
 	check "$v"
 done
+# The card port's kernel is mainline 7.2 and its patches, which touch
+# neither file.
+check 7.2 7.3
 
 # 7.3's patched knc.c and core.c, compiled W=1 in 7.3's tree: as obj-y
 # objects of an external directory (M=, built as single targets, without
