@@ -448,6 +448,53 @@ case_add "$(defect_or_fixed \
 	"defect: knc-check finds counter 1, multiplexing, the PMIs and the redirected RDPMC, names patches 1, 3 and the x86 core's" \
 	"fixed: knc-check passes every check")" t_knc_check
 
+# knc-stat on the driver as it is: unpatched, counter 1 never counts, and
+# an event put there reads 0 as if counted. knc-stat finds that out and
+# counts only on counter 0: with the NMI watchdog on (it holds counter 0)
+# it counts nothing and says why; with it off several events take turns on
+# counter 0 (estimates, none 0). Patched, both counters count: the loop's
+# instructions exactly beside the watchdog, and two events together.
+t_card_stat_watchdog() {
+	local out status=0
+	out=$(mktemp)
+	echo 1 >/proc/sys/kernel/nmi_watchdog
+	"$KNC_STAT" -e instructions:u -- "$LOOP" >"$out" 2>&1 || status=$?
+	echo 0 >/proc/sys/kernel/nmi_watchdog
+	cat "$out"
+	if linux_fixed; then
+		expect_eq "knc-stat's exit status" 0 $status
+		grep -E -q '^ +2,000,004 +instructions:u$' "$out" || fail "not the loop's 2,000,004 on counter 1"
+		return
+	fi
+	expect_eq "knc-stat's exit status" 255 $status
+	grep -q "^knc-stat: no count would be right here: counter 1 does not count on this kernel" "$out" &&
+		grep -q "and counter 0 is held by the NMI watchdog" "$out" || fail "not said why"
+	! grep -E -q 'instructions:u$|Exact' "$out" || fail "a count printed"
+}
+case_add "$(defect_or_fixed 	"defect: knc-stat counts nothing beside the NMI watchdog (counter 1 only: it never counts), and says why" 	"fixed: knc-stat counts the loop exactly on counter 1, beside the NMI watchdog")" t_card_stat_watchdog user
+
+t_card_stat_counter1() {
+	local out busy=(build/tests/busy 0.05)
+	out=$(mktemp)
+	# the two events the model counts for real
+	if linux_fixed; then
+		card_stat "$out" -e instructions:u,cycles:u -- "$LOOP"
+		expect_eq "instructions:u beside cycles:u" "$LOOP_INSNS exact" "$(card_value "$out" instructions:u)"
+		[ "$(card_value "$out" cycles:u | awk '$1 > 0 && $2 == "exact"')" ] || fail "cycles:u not counted exactly"
+		return
+	fi
+	"$KNC_STAT" -e instructions:u,cycles:u -- "${busy[@]}" >"$out" 2>&1 || fail "knc-stat failed: $(cat "$out")"
+	cat "$out"
+	grep -q "^ Counter 1 does not count on this kernel" "$out" || fail "not said that counter 1 does not count"
+	grep -q "^ Estimates: 2 PMU events take turns on counter 0;" "$out" || fail "not said to take turns"
+	[ "$(grep -E -c '^ +[1-9][0-9,]* +(instructions|cycles):u +\(estimate: counted' "$out")" -eq 2 ] ||
+		fail "not two estimates, neither 0"
+	card_stat "$out" -e instructions:u,cycles:u,instructions:k -- "${busy[@]}"
+	[ "$(awk -F';' '$6 == "estimate" && $1 > 0 { n++ } END { print n + 0 }' "$out")" -eq 3 ] ||
+		fail "not three estimates, none 0"
+}
+case_add "$(defect_or_fixed 	"defect: knc-stat keeps events off counter 1: two and three events take turns on counter 0, estimates, none 0" 	"fixed: knc-stat counts two events together on both counters, exactly")" t_card_stat_counter1
+
 # knc-stat's cases (lib/card.sh) on the cpu PMU
 cases+=("${CARD_CASES[@]}")
 

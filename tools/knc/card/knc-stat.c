@@ -72,6 +72,7 @@ enum counter1 {
 	C1_ONLY,	/* it never counts, and it is the only counter free */
 };
 static enum counter1 counter1 = C1_OK;
+static u32 raw_type;		/* the PMU's perf type, for the fillers */
 /* the kernel has no perf_event_open() (ENOSYS): CMD runs, nothing is counted */
 static int no_perf;
 #define PROBE_N		10000UL	/* the probe loop's iterations */
@@ -269,7 +270,7 @@ static int open_target(int i, int cpu_wide, int group, u64 flags)
 			leader = fd;
 		if (counter1 == C1_BROKEN && ctrs[c].ev.hw) {
 			/* the event leads a group of two: on counter 0, a filler on 1 */
-			struct perf_attr f = { .type = a->type, .config = 0x16,
+			struct perf_attr f = { .type = raw_type, .config = 0x16,
 					       .flags = a->flags & (ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_USER |
 								    ATTR_EXCLUDE_HV | ATTR_INHERIT) };
 
@@ -339,7 +340,7 @@ static void open_all(const struct pmu *p, int cpu_wide, int attach, u64 flags, i
 		;
 	explain_open_error(err, p, c < nctr ? ctrs[c].ev.name : "knc-stat",
 			   cpu_wide ? 1 : c < nctr && (ctrs[c].ev.attr.flags & ATTR_EXCLUDE_KERNEL) ? 2 : 0);
-	if (err == ENOENT || err == EINVAL)
+	if ((err == ENOENT || err == EINVAL) && c < nctr)
 		epr("  (event '%s': type %u, config 0x%lx)\n", ctrs[c].ev.name,
 		    ctrs[c].ev.attr.type, (unsigned long)ctrs[c].ev.attr.config);
 	if (*pid_to_kill > 0) {
@@ -533,10 +534,11 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
 		pr(" Not counted: the NMI watchdog holds a counter (/proc/sys/kernel/nmi_watchdog is 1):\n"
 		   " echo 0 > /proc/sys/kernel/nmi_watchdog, or boot with nmi_watchdog=0.\n");
 	if (estimates)
-		pr(" Estimates: %d PMU events share the %d counters; each marked was counted only part of\n"
+		pr(" Estimates: %d PMU events %s; each marked was counted only part of\n"
 		   " the time and scaled by time enabled / time running, which assumes the work was the\n"
-		   " same all along. Count at most %d events at a time for exact counts.\n",
-		   nhw, counter1 == C1_BROKEN ? 1 : NUM_COUNTERS, counter1 == C1_BROKEN ? 1 : NUM_COUNTERS);
+		   " same all along. Count %s at a time for exact counts.\n", nhw,
+		   counter1 == C1_BROKEN ? "take turns on counter 0" : "share the 2 counters",
+		   counter1 == C1_BROKEN ? "one event" : "at most 2 events");
 	else if (nhw && counter1 == C1_BROKEN)
 		pr(" Exact: the event was counted all the time, on counter 0.\n");
 	else if (nhw)
@@ -618,6 +620,7 @@ int main(int argc, char **argv)
 		if (outfd < 0)
 			die("knc-stat: -o %s: %s\n", output, errname((int)-outfd));
 	}
+	raw_type = p.type;
 	if (nhw)
 		counter1 = probe_counter1(&p);
 	if (counter1 == C1_ONLY)
