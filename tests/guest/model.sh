@@ -514,6 +514,7 @@ t_knc_check_passes() {
 	card_check
 	grep -q "^driver: knc_pmu.ko, the knc PMU" "$card_out" || fail "knc-check did not find knc_pmu.ko"
 	card_all_pass
+	card_left_as_found
 }
 case_add "knc-check on knc_pmu.ko: every check passes" t_knc_check_passes user
 

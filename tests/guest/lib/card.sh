@@ -95,14 +95,48 @@ case_add_to CARD_CASES "knc-stat: three events on two counters are rotated, show
 CARD_CHECKS=("counter 0 counts" "counter 1 counts" "two events together" "sampling:"
 	"RDPMC: offered" "RDPMC: not offered" "multiplexing:" "an inherited count")
 
-# card_check: run knc-check: its exit status in REPLY, its output shown
-# and kept for card_verdict
+# card_check: run knc-check --exact (the model's counts are exact): its
+# exit status in REPLY, its output shown and kept for card_verdict; its
+# CPU's GLOBAL_STATUS through /dev/cpu/N/msr, as on a card (X86_MSR=y).
+# card_pmu_state is each CPU's status and LVT entry before it.
 card_check() {
 	local status=0
+	msr_driver
+	card_pmu_state=$(card_pmu_state)
 	card_out=$(mktemp)
-	"$KNC_CHECK" >"$card_out" 2>&1 || status=$?
+	"$KNC_CHECK" --exact >"$card_out" 2>&1 || status=$?
 	cat "$card_out"
 	REPLY=$status
+}
+
+# card_pmu_state: "CPU STATUS MASKED" for each vCPU, from the model
+card_pmu_state() {
+	local line w i st lvt
+	"$MODEL" regs | while IFS= read -r line; do
+		[[ $line == "cpu "*": ctr0 "* ]] || continue
+		read -r -a w <<<"$line"
+		for ((i = 0; i < ${#w[@]} - 1; i++)); do
+			case ${w[i]} in
+			status) st=${w[i + 1]} ;;
+			lvtpc) lvt=${w[i + 1]} ;;
+			esac
+		done
+		echo "${w[1]%:} $((st)) $((lvt >> 16 & 1))"
+	done
+}
+
+# card_left_as_found: knc-check left the PMU as it found it, without
+# anyone's cleanup: it said its CPU's GLOBAL_STATUS was 0, and no CPU has
+# an overflow bit or a masked LVT performance entry it did not have before
+card_left_as_found() {
+	grep -E -q '^pmu: CPU [0-9]+, GLOBAL_STATUS 0x0 after the checks' "$card_out" ||
+		fail "knc-check did not report GLOBAL_STATUS 0"
+	echo "before knc-check (CPU, GLOBAL_STATUS, LVT masked):" $card_pmu_state
+	echo "after:" $(card_pmu_state)
+	awk 'NR == FNR { st[$1] = $2; m[$1] = $3; next }
+		($2 != 0 && $2 != st[$1]) || ($3 && !m[$1]) { print "cpu", $0, "was", st[$1], m[$1]; bad = 1 }
+		END { exit bad }' <(echo "$card_pmu_state") <(card_pmu_state) ||
+		fail "knc-check left an overflow bit or a masked LVT entry"
 }
 
 # card_verdict VERDICT CHECK [PATCH]: knc-check printed VERDICT for the

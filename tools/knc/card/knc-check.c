@@ -4,7 +4,7 @@
  * that drives it, to run once and send back. No perf, no libc, no SSE
  * (tools/knc/card/card.h); the workloads are tools/knc/card/loops.S.
  *
- *   knc-check [-h]
+ *   knc-check [--exact] [-h]
  *
  * Each check prints PASS, FAIL or SKIP and why; a FAIL names the defect
  * and what fixes it: a patch of `make linux-fixes` (tools/knc/linux-fixes)
@@ -29,15 +29,21 @@
 #define MUX_MS		1000	/* how long the multiplexed loop runs: many turns */
 
 static const char usage[] =
-"usage: knc-check\n"
+"usage: knc-check [--exact]\n"
 "Checks the Knights Corner PMU and its driver (knc_pmu.ko's knc PMU when it\n"
 "is loaded, else Linux's cpu PMU): counters 0 and 1 each count a loop of\n"
 "known instruction count exactly, two events count together, sampling\n"
 "delivers an interrupt every period, RDPMC is offered only where it works,\n"
 "three events multiplexed on the two counters count the loop twice together,\n"
 "and a count inherited by 128 threads is their sum. Prints PASS, FAIL or\n"
-"SKIP for each, the defect a FAIL shows and what fixes it. Exit status: 0\n"
-"all passed, 1 a defect found, 2 something could not be checked.\n";
+"SKIP for each, the defect a FAIL shows and what fixes it. It runs on one\n"
+"CPU and leaves its PMU as it found it (as root, with /dev/cpu/N/msr: an\n"
+"unpatched handler's overflow bits cleared). Exit status: 0 all passed,\n"
+"1 a defect found, 2 something could not be checked.\n"
+"A count passes when it is the loop's, or above it by no more than the\n"
+"interrupts the CPU took meanwhile (/proc/interrupts): an instruction an\n"
+"interrupt or exception stops may be counted again when it runs again.\n"
+"  --exact  only the loop's count passes (an exact model of the PMU)\n";
 
 /*
  * the patches of make linux-fixes (tools/knc/linux-fixes/000N-*.msg): 1 to 3
@@ -54,6 +60,103 @@ static const char *const patch[] = {
 static struct pmu pmu;
 static int npass, nfail, nskip;
 static int counter1_broken, counter_held;
+static int exact;	/* --exact */
+static int cpu = -1;	/* the CPU every check runs on */
+
+#ifndef SYS_pread64
+#define SYS_pread64		17
+#define SYS_pwrite64		18
+#define SYS_sched_getaffinity	204
+#define SYS_getcpu		309
+#define O_RDWR			2
+#endif
+
+/* ------------------------------------------- the CPU and its interrupts */
+
+/* Run on one CPU from now on (the one this runs on): 0, or -1. */
+static int pin_cpu(void)
+{
+	unsigned long mask[4] = { 0 };	/* up to 256 CPUs */
+	unsigned int c = 0;
+
+	if (sys3(SYS_getcpu, &c, 0, 0) < 0 || c >= 8 * sizeof(mask))
+		return -1;
+	mask[c / 64] = 1UL << (c % 64);
+	if (sys3(SYS_sched_setaffinity, 0, sizeof(mask), mask) < 0)
+		return -1;
+	cpu = (int)c;
+	return 0;
+}
+
+/*
+ * The interrupts the CPU has taken since boot, all kinds (the column of
+ * /proc/interrupts headed CPU<cpu>): 0 when unknown.
+ */
+static u64 cpu_interrupts(void)
+{
+	static char buf[256 * 1024];
+	char want[16], *p, *line;
+	u64 sum = 0, v;
+	int col = -1, i;
+
+	if (cpu < 0 || read_file("/proc/interrupts", buf, sizeof(buf)) <= 0)
+		return 0;
+	fmt(want, sizeof(want), "CPU%d", cpu);
+	/* the header: which column is ours */
+	for (p = buf, i = 0; *p && *p != '\n'; i++) {
+		char name[16];
+		size_t n = 0;
+
+		while (*p == ' ')
+			p++;
+		while (*p && *p != ' ' && *p != '\n' && n + 1 < sizeof(name))
+			name[n++] = *p++;
+		name[n] = 0;
+		if (seq(name, want))
+			col = i;
+	}
+	if (col < 0)
+		return 0;
+	for (line = schr(buf, '\n'); line && *line; line = schr(line + 1, '\n')) {
+		p = schr(line + 1, ':');
+		if (!p || (schr(line + 1, '\n') && p > schr(line + 1, '\n')))
+			continue;
+		p++;
+		for (i = 0; i <= col; i++) {
+			char num[24];
+			size_t n = 0;
+
+			while (*p == ' ')
+				p++;
+			while (*p >= '0' && *p <= '9' && n + 1 < sizeof(num))
+				num[n++] = *p++;
+			num[n] = 0;
+			if (!n)
+				break;
+			if (i == col && !parse_u64(num, &v))
+				sum += v;
+		}
+	}
+	return sum;
+}
+
+/*
+ * Whether count passes for a workload of want instructions during which
+ * the CPU took ints interrupts; what it is, in word.
+ */
+static int count_ok(u64 count, u64 want, u64 ints, const char **word)
+{
+	if (count == want) {
+		*word = "exact";
+		return 1;
+	}
+	if (!exact && count > want && count - want <= ints) {
+		*word = "within the interrupts taken";
+		return 1;
+	}
+	*word = "off";
+	return 0;
+}
 
 /*
  * One check's verdict: PASS, FAIL (with the defect and its patch of make
@@ -143,8 +246,9 @@ static void check_counter(int which)
 	long fd[2] = { -1, -1 };
 	struct perf_page *pg[2];
 	struct reading r[2];
-	u64 want = LOOP_INSNS(LOOP_N);
-	int i, n = which + 1, ctr[2];
+	u64 want = LOOP_INSNS(LOOP_N), ints;
+	int i, n = which + 1, ctr[2], ok;
+	const char *word;
 	char title[96];
 
 	fmt(title, sizeof(title), "counter %d counts a loop's user-mode instructions exactly", which);
@@ -163,12 +267,15 @@ static void check_counter(int which)
 	for (i = 0; i < n; i++)
 		sys3(SYS_ioctl, fd[i], IOC_RESET, 0);
 
+	ints = cpu_interrupts();
 	knc_loop_counted((int)fd[0], LOOP_N);
+	ints = cpu_interrupts() - ints;
 	for (i = 0; i < n; i++)
 		read_ev(fd[i], &r[i]);
 	i = which;
-	fmt(seen, sizeof(seen), "instructions_executed:u %N, expected %N (%s); on counter %s%s",
-	    r[i].value, want, r[i].value == want ? "exact" : "off",
+	ok = count_ok(r[i].value, want, ints, &word);
+	fmt(seen, sizeof(seen), "instructions_executed:u %N, expected %N, %N interrupts (%s); on counter %s%s",
+	    r[i].value, want, ints, word,
 	    ctr[i] < 0 ? "unknown (no index on the mmap page)" : ctr[i] ? "1" : "0",
 	    r[i].running != r[i].enabled ? "; not on a counter all the time" : "");
 	if (!r[i].running) {
@@ -183,7 +290,7 @@ static void check_counter(int which)
 		scat(seen, more, sizeof(seen));
 		verdict("SKIP", title, seen, "", 0);
 		counter_held = 1;
-	} else if (r[i].value == want) {
+	} else if (ok) {
 		verdict("PASS", title, seen, "", 0);
 	} else if (which == 1 && r[i].value == 0) {
 		counter1_broken = 1;
@@ -213,7 +320,9 @@ static void check_two_events(void)
 	long fd[2];
 	struct reading r[2];
 	const char *title = "two events together both count (cpu_clk_unhalted, instructions_executed)";
-	u64 want = LOOP_INSNS(LOOP_N);
+	u64 want = LOOP_INSNS(LOOP_N), ints;
+	const char *word;
+	int ok;
 
 	fd[0] = open_ev("cpu_clk_unhalted", ATTR_DISABLED, -1, &e[0]);
 	if (fd[0] < 0)
@@ -221,15 +330,18 @@ static void check_two_events(void)
 	fd[1] = open_ev("instructions_executed", 0, (int)fd[0], &e[1]);
 	if (fd[1] < 0)
 		cannot_run(fd[1], "instructions_executed:u");
+	ints = cpu_interrupts();
 	knc_loop_counted((int)fd[0], LOOP_N);
+	ints = cpu_interrupts() - ints;
 	read_ev(fd[0], &r[0]);
 	read_ev(fd[1], &r[1]);
-	fmt(seen, sizeof(seen), "cpu_clk_unhalted:u %N, instructions_executed:u %N (expected %N)",
-	    r[0].value, r[1].value, want);
+	ok = count_ok(r[1].value, want, ints, &word);
+	fmt(seen, sizeof(seen), "cpu_clk_unhalted:u %N, instructions_executed:u %N (expected %N, %N interrupts: %s)",
+	    r[0].value, r[1].value, want, ints, word);
 	if (!r[0].running)
 		verdict("SKIP", title, "the pair never got the counters: the NMI watchdog or another event holds one",
 			"", 0);
-	else if (r[0].value && r[1].value == want)
+	else if (r[0].value && ok)
 		verdict("PASS", title, seen, "", 0);
 	else if (r[0].value && !r[1].value)
 		verdict("FAIL", title, seen, "the second event, on counter 1, reads 0", 1);
@@ -595,7 +707,9 @@ static void check_threads(void)
 	char title[96], state[256], path[48];
 	long stacks, pid, fd;
 	struct reading r;
-	u64 want = THREADS_INSNS((u64)THREADS, THREAD_N);
+	u64 want = THREADS_INSNS((u64)THREADS, THREAD_N), ints;
+	const char *word;
+	int ok;
 	int go[2], status = 0, i;
 	struct ev e;
 
@@ -626,19 +740,72 @@ static void check_threads(void)
 		sys4(SYS_wait4, pid, &status, 0, 0);
 		cannot_run(fd, "instructions_executed:u, inherited");
 	}
+	ints = cpu_interrupts();
 	sys3(SYS_write, go[1], "g", 1);
 	while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR)
 		;
+	ints = cpu_interrupts() - ints;
 	read_ev(fd, &r);
-	fmt(seen, sizeof(seen), "instructions_executed:u %N, the threads' sum %N (%s)", r.value, want,
-	    r.value == want ? "exact" : "off");
-	if (r.value == want)
+	ok = count_ok(r.value, want, ints, &word);
+	fmt(seen, sizeof(seen), "instructions_executed:u %N, the threads' sum %N, %N interrupts (%s)", r.value,
+	    want, ints, word);
+	if (ok)
 		verdict("PASS", title, seen, "", 0);
 	else
 		verdict("FAIL", title, seen, "the threads' counts are not all in the total", 0);
 	sys1(SYS_close, fd);
 	sys1(SYS_close, go[1]);
 	sys2(SYS_munmap, stacks, THREADS * PAGE_SIZE);
+}
+
+/*
+ * The PMU as knc-check found it. A PMI masks the LVT performance entry;
+ * a handler without patch 3 of make linux-fixes never unmasks it, and
+ * the overflows after it set GLOBAL_STATUS bits that nothing clears: they
+ * hold the PMI line, so that no later overflow on this CPU raises a PMI.
+ * Clear them through GLOBAL_OVF_CONTROL (as root, /dev/cpu/N/msr), then
+ * have the kernel unmask the LVT entry: the x86 core writes it whenever
+ * it programs a newly added event (x86_pmu_enable(), perf_events_lapic_init()).
+ */
+#define MSR_PERF_GLOBAL_STATUS		0x2d
+#define MSR_PERF_GLOBAL_OVF_CTRL	0x2e
+
+static int msr_fd(void)
+{
+	char path[48];
+
+	fmt(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	return (int)sys4(SYS_openat, AT_FDCWD, path, O_RDWR | O_CLOEXEC, 0);
+}
+
+static void restore_pmu(void)
+{
+	u64 status = 0, v;
+	struct ev e;
+	long fd;
+	int m = cpu < 0 ? -ENODEV : msr_fd();
+
+	if (m >= 0 && sys4(SYS_pread64, m, &status, 8, MSR_PERF_GLOBAL_STATUS) == 8 && status & 3) {
+		v = status & 3;
+		sys4(SYS_pwrite64, m, &v, 8, MSR_PERF_GLOBAL_OVF_CTRL);
+	}
+	/* a counting event added on this CPU: the kernel rewrites the LVT entry */
+	fd = open_ev("instructions_executed", 0, -1, &e);
+	if (fd >= 0) {
+		knc_loop(1000);
+		sys1(SYS_close, fd);
+	}
+	if (m < 0) {
+		pr("pmu: left as found? GLOBAL_STATUS unread (/dev/cpu/%d/msr: %s; as root: modprobe msr):\n"
+		   "     an unpatched handler leaves overflow bits set, and PMIs on CPU %d stop until they\n"
+		   "     are cleared (wrmsr -p %d 0x2e 3)\n", cpu, errname(-m), cpu, cpu);
+		return;
+	}
+	v = ~0ULL;
+	sys4(SYS_pread64, m, &v, 8, MSR_PERF_GLOBAL_STATUS);
+	sys1(SYS_close, m);
+	pr("pmu: CPU %d, GLOBAL_STATUS 0x%lx after the checks%s\n", cpu, (unsigned long)v,
+	   status & 3 ? " (overflow bits left by the handler, cleared; the LVT entry unmasked again)" : "");
 }
 
 /* Which driver drives the PMU; 0, or -1 when there is none to check. */
@@ -685,7 +852,9 @@ static int show_driver(void)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1) {
+	if (argc == 2 && seq(argv[1], "--exact")) {
+		exact = 1;
+	} else if (argc > 1) {
 		pr("%s", usage);
 		return seq(argv[1], "-h") || seq(argv[1], "--help") ? 0 : 2;
 	}
@@ -694,6 +863,11 @@ int main(int argc, char **argv)
 		pr("knc-check: cannot run: no Knights Corner PMU to check\n");
 		return 2;
 	}
+	if (pin_cpu())
+		pr("knc-check: cannot stay on one CPU: the counts' bounds and the PMU's state are unknown\n\n");
+	else
+		pr("cpu %d: every check runs here%s\n\n", cpu,
+		   exact ? "; --exact: only the loop's count passes" : "");
 	check_counter(0);
 	if (counter_held) {
 		/* every check after would see one counter, or none */
@@ -709,6 +883,7 @@ int main(int argc, char **argv)
 	check_threads();
 	/* last: an unpatched handler leaves the LVT entry masked behind it */
 	check_sampling();
+	restore_pmu();
 	pr("\n%d passed, %d failed, %d skipped", npass, nfail, nskip);
 	if (nfail)
 		pr(": a defect found%s\n", pmu.knc ? "" : "; patch 2 of make linux-fixes has no check here");
