@@ -235,9 +235,25 @@ build/tests/%: FORCE
 
 # knc-stat and knc-check, static and freestanding for a card's cores (no
 # SSE, SSE2, MMX): tools/knc/card/Makefile; tests/host/card.t checks the
-# disassembly.
+# disassembly. Their runtime is the kernel's nolibc: NOLIBC=DIR (a Linux
+# tree's tools/include/nolibc), else Linux 7.3's, which build/card/nolibc
+# holds, taken from the source tarball (tools/knc/linux-src.sh --tarball,
+# through tools/knc/plain-tar's copy) when missing or the tarball changed.
+CARD_NOLIBC := $(CURDIR)/build/card/nolibc
 card:
-	$(MAKE) -C tools/knc/card OUT=$(CURDIR)/build/card
+ifeq ($(NOLIBC),)
+	@tarball=$$(tools/knc/linux-src.sh --tarball) && \
+	stamp=$$(stat -L -c '%n %s %Y' "$$tarball") && \
+	if [ ! -f $(CARD_NOLIBC)/nolibc.h ] || [ "$$(cat $(CARD_NOLIBC)/.tarball 2>/dev/null)" != "$$stamp" ]; then \
+		echo "  NOLIBC  $(CARD_NOLIBC) (from $$tarball)"; \
+		rm -rf $(CARD_NOLIBC).tmp && mkdir -p $(CARD_NOLIBC).tmp && \
+		tar -xf "$$(tools/knc/plain-tar "$$tarball")" -C $(CARD_NOLIBC).tmp \
+			--strip-components=4 --wildcards '*/tools/include/nolibc/*' && \
+		echo "$$stamp" >$(CARD_NOLIBC).tmp/.tarball && \
+		rm -rf $(CARD_NOLIBC) && mv $(CARD_NOLIBC).tmp $(CARD_NOLIBC); \
+	fi
+endif
+	$(MAKE) -C tools/knc/card OUT=$(CURDIR)/build/card NOLIBC=$(or $(NOLIBC),$(CARD_NOLIBC))
 
 FORCE:
 

@@ -1,39 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The shared part of knc-stat and knc-check: _start, the few libc
- * functions a compiler may call (memcpy, memset, memcmp), strings,
- * integer formatting, files, time, and the PMU's events (card.h).
+ * The shared part of knc-stat and knc-check on top of nolibc (card.h):
+ * what a signal handler returns through, exit with the output flushed,
+ * strings nolibc does not have, errno's names, the formatting of counts,
+ * buffered output, files, time, and the PMU's events.
  */
 #include "card.h"
 #include "knc_events.h"
 
-char **environ;
-
-/*
- * The kernel starts a static program at _start with argc, argv[] and
- * envp[] on the stack; main() wants a 16-byte aligned stack. A signal
- * handler returns through card_sigreturn (SA_RESTORER).
- */
-asm(".text\n"
-	".globl _start\n"
-	"_start:\n"
-	"	xor %ebp, %ebp\n"
-	"	mov (%rsp), %rdi\n"
-	"	lea 8(%rsp), %rsi\n"
-	"	and $-16, %rsp\n"
-	"	call card_start\n"
-	"	hlt\n"
+/* A signal handler returns through card_sigreturn (SA_RESTORER). */
+#define STR(x) #x
+#define XSTR(x) STR(x)
+asm(".pushsection .text\n"
 	".globl card_sigreturn\n"
 	"card_sigreturn:\n"
-	"	mov $15, %eax\n"	/* rt_sigreturn */
-	"	syscall\n");
-
-void card_start(long argc, char **argv)
-{
-	environ = argv + argc + 1;
-	out_flush();
-	sys_exit(main((int)argc, argv));
-}
+	"	mov $" XSTR(__NR_rt_sigreturn) ", %eax\n"
+	"	syscall\n"
+	".popsection\n");
 
 /* fn handles signal sig (in place of its default action) */
 void card_signal(int sig, void (*fn)(int sig))
@@ -43,9 +26,15 @@ void card_signal(int sig, void (*fn)(int sig))
 		u64 flags;
 		void (*restorer)(void);
 		u64 mask;
-	} sa = { fn, 0x04000000 /* SA_RESTORER */, card_sigreturn, 0 };
+	} sa = { fn, SA_RESTORER, card_sigreturn, 0 };
 
-	sys4(SYS_rt_sigaction, sig, &sa, 0, 8);
+	sys4(SYS_rt_sigaction, sig, &sa, 0, sizeof(sa.mask));
+}
+
+/* nolibc's exit() does not flush; main()'s return runs the destructors */
+static __attribute__((destructor)) void flush_at_exit(void)
+{
+	out_flush();
 }
 
 void sys_exit(int status)
@@ -55,94 +44,11 @@ void sys_exit(int status)
 		sys1(SYS_exit_group, status);
 }
 
-void *memcpy(void *d, const void *s, size_t n)
-{
-	u8 *dp = d;
-	const u8 *sp = s;
-
-	while (n--)
-		*dp++ = *sp++;
-	return d;
-}
-
-void *memset(void *d, int c, size_t n)
-{
-	u8 *dp = d;
-
-	while (n--)
-		*dp++ = (u8)c;
-	return d;
-}
-
-int memcmp(const void *a, const void *b, size_t n)
-{
-	const u8 *x = a, *y = b;
-
-	for (; n; n--, x++, y++)
-		if (*x != *y)
-			return *x - *y;
-	return 0;
-}
-
-size_t slen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-int seq(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
-static int lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c;
-}
-
 int seq_nocase(const char *a, const char *b)
 {
-	while (*a && lower(*a) == lower(*b))
+	while (*a && tolower(*a) == tolower(*b))
 		a++, b++;
-	return lower(*a) == lower(*b);
-}
-
-int starts(const char *s, const char *prefix)
-{
-	while (*prefix)
-		if (*s++ != *prefix++)
-			return 0;
-	return 1;
-}
-
-char *schr(const char *s, int c)
-{
-	for (; *s; s++)
-		if (*s == c)
-			return (char *)s;
-	return c ? NULL : (char *)s;
-}
-
-void scpy(char *d, const char *s, size_t size)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < size && s[i]; i++)
-		d[i] = s[i];
-	d[i] = 0;
-}
-
-void scat(char *d, const char *s, size_t size)
-{
-	size_t n = slen(d);
-
-	if (n < size)
-		scpy(d + n, s, size - n);
+	return tolower(*a) == tolower(*b);
 }
 
 /* A decimal or 0x hexadecimal number, the whole string: 0, else -1. */
@@ -158,8 +64,8 @@ int parse_u64(const char *s, u64 *v)
 	for (; *s; s++) {
 		if (*s >= '0' && *s <= '9')
 			d = *s - '0';
-		else if (base == 16 && lower(*s) >= 'a' && lower(*s) <= 'f')
-			d = lower(*s) - 'a' + 10;
+		else if (base == 16 && tolower(*s) >= 'a' && tolower(*s) <= 'f')
+			d = tolower(*s) - 'a' + 10;
 		else
 			return -1;
 		x = x * base + d;
@@ -216,7 +122,7 @@ static void put_field(struct sink *k, const char *s, size_t n, int w, int left)
 }
 
 /* x in base 10 (16), with a comma every three digits if sep; into d */
-static size_t utoa(char *d, u64 x, int base, int sep)
+static size_t ktoa(char *d, u64 x, int base, int sep)
 {
 	char t[32];
 	size_t n = 0, i;
@@ -280,17 +186,17 @@ int vfmt(char *buf, size_t size, const char *f, va_list ap)
 			n = 0;
 			if (s < 0)
 				d[n++] = '-';
-			n += utoa(d + n, s < 0 ? -(u64)s : (u64)s, 10, 0);
+			n += ktoa(d + n, s < 0 ? -(u64)s : (u64)s, 10, 0);
 			put_field(&k, d, n, w, left);
 			break;
 		case 'u':
 		case 'x':
 			u = is_long ? va_arg(ap, unsigned long) : va_arg(ap, unsigned int);
-			put_field(&k, d, utoa(d, u, *f == 'x' ? 16 : 10, 0), w, left);
+			put_field(&k, d, ktoa(d, u, *f == 'x' ? 16 : 10, 0), w, left);
 			break;
 		case 'N':
 			u = va_arg(ap, u64);
-			put_field(&k, d, utoa(d, u, 10, 1), w, left);
+			put_field(&k, d, ktoa(d, u, 10, 1), w, left);
 			break;
 		case 'F':
 		case 'T': {
@@ -299,7 +205,7 @@ int vfmt(char *buf, size_t size, const char *f, va_list ap)
 			u64 frac;
 
 			u = va_arg(ap, u64);
-			n = utoa(d, u / unit, 10, 0);
+			n = ktoa(d, u / unit, 10, 0);
 			d[n++] = '.';
 			frac = u % unit;
 			for (i = digits; i > 0; i--, frac /= 10)
@@ -456,17 +362,17 @@ int read_s64(const char *path, s64 *v)
 
 u64 now_ns(void)
 {
-	struct { s64 sec, nsec; } ts = { 0, 0 };
+	struct timespec ts = { 0, 0 };
 
-	sys2(SYS_clock_gettime, 1 /* CLOCK_MONOTONIC */, &ts);
-	return (u64)ts.sec * 1000000000ULL + (u64)ts.nsec;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
 }
 
 void sleep_ms(long ms)
 {
-	struct { s64 sec, nsec; } ts = { ms / 1000, ms % 1000 * 1000000 };
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
 
-	sys2(SYS_nanosleep, &ts, 0);
+	nanosleep(&ts, NULL);
 }
 
 /* a * b / c without overflow of the product (0 if c is 0; saturates) */
@@ -487,7 +393,7 @@ u64 muldiv(u64 a, u64 b, u64 c)
 long perf_open(struct perf_attr *a, int pid, int cpu, int group, unsigned long flags)
 {
 	a->size = sizeof(*a);
-	return sys5(SYS_perf_event_open, a, pid, cpu, group, flags | 8 /* FD_CLOEXEC */);
+	return sys5(SYS_perf_event_open, a, pid, cpu, group, flags | PERF_FLAG_FD_CLOEXEC);
 }
 
 /* The online CPUs (/sys/devices/system/cpu/online: "0-3,8"): how many. */
@@ -529,11 +435,11 @@ int online_cpus(int *cpus, int max)
 /* The running kernel's release (uname -r) */
 const char *kernel_release(void)
 {
-	static struct { char f[6][65]; } u;
+	static struct utsname u;
 
-	if (sys1(SYS_uname, &u) < 0)
+	if (uname(&u) < 0)
 		return "unknown";
-	return u.f[2];
+	return u.release;
 }
 
 /* The CPU's family and model, from /proc/cpuinfo (-1 where unknown). */
@@ -622,7 +528,7 @@ static int distance(const char *a, const char *b)
 		row[0] = i;
 		for (j = 1; j <= n; j++) {
 			up = row[j];
-			row[j] = diag + (lower(a[i - 1]) != lower(b[j - 1]));
+			row[j] = diag + (tolower(a[i - 1]) != tolower(b[j - 1]));
 			if (up + 1 < row[j])
 				row[j] = up + 1;
 			if (row[j - 1] + 1 < row[j])

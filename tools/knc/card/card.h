@@ -1,10 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The shared part of the card's programs (knc-stat, knc-check): a
- * freestanding runtime for a Knights Corner card, whose cores have no SSE,
- * SSE2 or MMX. No libc, no floating point: system calls through inline
- * `syscall`, integer formatting, and the perf_event_open() parts both
- * programs use. Builds with any x86-64 C compiler that takes GNU inline
+ * The shared part of the card's programs (knc-stat, knc-check) for a
+ * Knights Corner card, whose cores have no SSE, SSE2 or MMX: no libc, no
+ * floating point. The runtime is the kernel's own nolibc
+ * (tools/include/nolibc of a Linux tree, 7.2 or newer; the Makefile's
+ * NOLIBC=): _start and environ, the system calls (its __nolibc_syscallN,
+ * raw: sys0()..sys6() return -errno, as the kernel does), memcpy, memset
+ * and the string functions, and printf's conversions; the constants
+ * (errno, O_*, MAP_*, SIG*, __NR_*) are the kernel UAPI's that nolibc
+ * includes.
+ *
+ * knc's own, in card.c: the output (pr(), epr(): buffered, standard
+ * output flushed before standard error, at exit and before a fork), and
+ * vfmt() for the conversions nolibc's printf has no room for: %N (a u64
+ * with thousands separators, as perf stat prints counts), %F (u64
+ * hundredths, "12.34") and %T (u64 nanoseconds as seconds,
+ * "1.234567890"). And what no libc has: errno's names, rt_sigaction() with
+ * its restorer (nolibc has no sigaction()), perf_event_open() and the
+ * PMU's events. Builds with any x86-64 C compiler that takes GNU inline
  * assembly (tools/knc/card/Makefile).
  */
 #ifndef KNC_CARD_H
@@ -12,96 +25,55 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <linux/perf_event.h>
 
-typedef unsigned char u8;
-typedef unsigned short u16;
-typedef unsigned int u32;
-typedef unsigned long long u64;
-typedef signed char s8;
-typedef int s32;
-typedef long long s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s8 s8;
+typedef __s32 s32;
+typedef __s64 s64;
 
-/* x86-64 system call numbers */
-#define SYS_read		0
-#define SYS_write		1
-#define SYS_close		3
-#define SYS_mmap		9
-#define SYS_munmap		11
-#define SYS_rt_sigaction	13
-#define SYS_rt_sigreturn	15
-#define SYS_ioctl		16
-#define SYS_nanosleep		35
-#define SYS_getpid		39
-#define SYS_uname		63
-#define SYS_clone		56
-#define SYS_fork		57
-#define SYS_execve		59
-#define SYS_exit		60
-#define SYS_wait4		61
-#define SYS_kill		62
-#define SYS_gettid		186
-#define SYS_sched_setaffinity	203
-#define SYS_getdents64		217
-#define SYS_clock_gettime	228
-#define SYS_exit_group		231
-#define SYS_openat		257
-#define SYS_perf_event_open	298
-#define SYS_pipe2		293
+/* the system calls made raw, by the UAPI's numbers (asm/unistd_64.h) */
+#define SYS_read		__NR_read
+#define SYS_write		__NR_write
+#define SYS_close		__NR_close
+#define SYS_mmap		__NR_mmap
+#define SYS_munmap		__NR_munmap
+#define SYS_rt_sigaction	__NR_rt_sigaction
+#define SYS_ioctl		__NR_ioctl
+#define SYS_nanosleep		__NR_nanosleep
+#define SYS_uname		__NR_uname
+#define SYS_fork		__NR_fork
+#define SYS_execve		__NR_execve
+#define SYS_wait4		__NR_wait4
+#define SYS_kill		__NR_kill
+#define SYS_getdents64		__NR_getdents64
+#define SYS_clock_gettime	__NR_clock_gettime
+#define SYS_exit_group		__NR_exit_group
+#define SYS_openat		__NR_openat
+#define SYS_perf_event_open	__NR_perf_event_open
+#define SYS_pipe2		__NR_pipe2
 
-#define AT_FDCWD	(-100)
-#define O_RDONLY	0
-#define O_WRONLY	1
-#define O_CREAT		0100
-#define O_TRUNC		01000
-#define O_DIRECTORY	0200000
-#define O_CLOEXEC	02000000
-#define PROT_READ	1
-#define PROT_WRITE	2
-#define MAP_SHARED	1
-#define MAP_PRIVATE	2
-#define MAP_ANONYMOUS	0x20
-#define SIGINT		2
-#define SIGKILL		9
-#define SIGSEGV		11
-#define SIGCHLD		17
-
-#define EPERM	1
-#define ENOENT	2
-#define ESRCH	3
-#define EINTR	4
-#define E2BIG	7
-#define EBADF	9
-#define EAGAIN	11
-#define ENOMEM	12
-#define EACCES	13
-#define EBUSY	16
-#define ENODEV	19
-#define EINVAL	22
-#define EMFILE	24
-#define ENOSPC	28
-#define ENOSYS	38
-#define EOPNOTSUPP 95
-
-static inline long sys6(long n, long a, long b, long c, long d, long e, long f)
-{
-	long ret;
-	register long r10 asm("r10") = d;
-	register long r8 asm("r8") = e;
-	register long r9 asm("r9") = f;
-
-	asm volatile("syscall"
-		     : "=a"(ret)
-		     : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-		     : "rcx", "r11", "memory");
-	return ret;
-}
-
-#define sys0(n)			sys6(n, 0, 0, 0, 0, 0, 0)
-#define sys1(n, a)		sys6(n, (long)(a), 0, 0, 0, 0, 0)
-#define sys2(n, a, b)		sys6(n, (long)(a), (long)(b), 0, 0, 0, 0)
-#define sys3(n, a, b, c)	sys6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
-#define sys4(n, a, b, c, d)	sys6(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
-#define sys5(n, a, b, c, d, e)	sys6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+/* nolibc's system calls as the kernel answers them: the result or -errno */
+#define sys0(n)			__nolibc_syscall0(n)
+#define sys1(n, a)		__nolibc_syscall1(n, a)
+#define sys2(n, a, b)		__nolibc_syscall2(n, a, b)
+#define sys3(n, a, b, c)	__nolibc_syscall3(n, a, b, c)
+#define sys4(n, a, b, c, d)	__nolibc_syscall4(n, a, b, c, d)
+#define sys5(n, a, b, c, d, e)	__nolibc_syscall5(n, a, b, c, d, e)
+#define sys6(n, a, b, c, d, e, f) __nolibc_syscall6(n, a, b, c, d, e, f)
 
 /* perf_event_open(2): the uapi's struct perf_event_attr (PERF_ATTR_SIZE_VER5) */
 struct perf_attr {
@@ -126,10 +98,6 @@ struct perf_attr {
 	u16 reserved;
 };
 
-#define PERF_TYPE_HARDWARE	0
-#define PERF_TYPE_SOFTWARE	1
-#define PERF_TYPE_RAW		4
-
 #define ATTR_DISABLED		(1ULL << 0)
 #define ATTR_INHERIT		(1ULL << 1)
 #define ATTR_PINNED		(1ULL << 2)
@@ -138,14 +106,14 @@ struct perf_attr {
 #define ATTR_EXCLUDE_HV		(1ULL << 6)
 #define ATTR_ENABLE_ON_EXEC	(1ULL << 12)
 
-#define FORMAT_TOTAL_TIME_ENABLED	1
-#define FORMAT_TOTAL_TIME_RUNNING	2
-#define SAMPLE_IP			1
+#define FORMAT_TOTAL_TIME_ENABLED	PERF_FORMAT_TOTAL_TIME_ENABLED
+#define FORMAT_TOTAL_TIME_RUNNING	PERF_FORMAT_TOTAL_TIME_RUNNING
+#define SAMPLE_IP			PERF_SAMPLE_IP
 
-#define IOC_ENABLE	0x2400
-#define IOC_DISABLE	0x2401
-#define IOC_RESET	0x2403
-#define IOC_SET_OUTPUT	0x2405
+#define IOC_ENABLE	PERF_EVENT_IOC_ENABLE
+#define IOC_DISABLE	PERF_EVENT_IOC_DISABLE
+#define IOC_RESET	PERF_EVENT_IOC_RESET
+#define IOC_SET_OUTPUT	PERF_EVENT_IOC_SET_OUTPUT
 
 /* The mmap page's fields (struct perf_event_mmap_page), by offset */
 struct perf_page {
@@ -176,22 +144,48 @@ struct perf_page {
 #define CAP_USER_RDPMC	(1ULL << 2)
 #define PAGE_SIZE	4096
 
-/* the runtime: card.c */
-extern char **environ;
+/* the two as the UAPI lays them out, but for the bit fields */
+_Static_assert(sizeof(struct perf_attr) == PERF_ATTR_SIZE_VER5, "struct perf_attr");
+_Static_assert(offsetof(struct perf_attr, sample_max_stack) ==
+	       offsetof(struct perf_event_attr, sample_max_stack), "struct perf_attr");
+_Static_assert(offsetof(struct perf_page, data_size) ==
+	       offsetof(struct perf_event_mmap_page, data_size), "struct perf_page");
+
+/* the runtime: nolibc's, and card.c */
 int main(int argc, char **argv);
-void card_start(long argc, char **argv) __attribute__((used, noreturn));
-void card_sigreturn(void);
 void card_signal(int sig, void (*fn)(int sig));
-void *memcpy(void *d, const void *s, size_t n);
-void *memset(void *d, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-size_t slen(const char *s);
-int seq(const char *a, const char *b);
+void card_sigreturn(void);
+static inline size_t slen(const char *s)
+{
+	return strlen(s);
+}
+
+static inline int seq(const char *a, const char *b)
+{
+	return !strcmp(a, b);
+}
+
+static inline int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static inline char *schr(const char *s, int c)
+{
+	return strchr(s, c);
+}
+
+static inline void scpy(char *d, const char *s, size_t size)
+{
+	snprintf(d, size, "%s", s);
+}
+
+static inline void scat(char *d, const char *s, size_t size)
+{
+	strlcat(d, s, size);
+}
+
 int seq_nocase(const char *a, const char *b);
-int starts(const char *s, const char *prefix);
-char *schr(const char *s, int c);
-void scpy(char *d, const char *s, size_t size);
-void scat(char *d, const char *s, size_t size);
 int parse_u64(const char *s, u64 *v);
 const char *errname(int err);
 void out_flush(void);
