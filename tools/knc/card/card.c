@@ -121,8 +121,8 @@ static void put_field(struct sink *k, const char *s, size_t n, int w, int left)
 		put(k, ' ');
 }
 
-/* x in base 10 (16), with a comma every three digits if sep; into d */
-static size_t ktoa(char *d, u64 x, int base, int sep)
+/* x in decimal, with a comma every three digits if sep; into d */
+static size_t dec(char *d, u64 x, int sep)
 {
 	char t[32];
 	size_t n = 0, i;
@@ -130,19 +130,30 @@ static size_t ktoa(char *d, u64 x, int base, int sep)
 	do {
 		if (sep && n % 4 == 3)
 			t[n++] = ',';
-		t[n++] = "0123456789abcdef"[x % base];
-		x /= base;
+		t[n++] = (char)('0' + x % 10);
+		x /= 10;
 	} while (x);
 	for (i = 0; i < n; i++)
 		d[i] = t[n - 1 - i];
 	return n;
 }
 
+/* nolibc's snprintf() of one conversion, into what is left of k */
+static __attribute__((format(printf, 2, 3))) void put_conv(struct sink *k, const char *spec, ...)
+{
+	size_t room = k->n < k->size ? k->size - k->n : 0;
+	va_list ap;
+
+	va_start(ap, spec);
+	k->n += vsnprintf(room ? k->buf + k->n : NULL, room, spec, ap);
+	va_end(ap);
+}
+
 /*
  * A small printf: %s %c %d %u %x (int), %ld %lu %lx (long), with a width
- * (or *) and '-'; and for counts, %N (u64, thousands separated), %F (u64
- * hundredths as "12.34"), %T (u64 nanoseconds as seconds, "1.234567890");
- * %% is '%'.
+ * (or *) and '-', by nolibc's snprintf(); and knc's for counts: %N (u64,
+ * thousands separated), %F (u64 hundredths as "12.34"), %T (u64
+ * nanoseconds as seconds, "1.234567890"); %% is '%'.
  */
 int vfmt(char *buf, size_t size, const char *f, va_list ap)
 {
@@ -151,7 +162,6 @@ int vfmt(char *buf, size_t size, const char *f, va_list ap)
 	size_t n;
 	int w, left, is_long;
 	u64 u;
-	s64 s;
 
 	for (; *f; f++) {
 		if (*f != '%') {
@@ -170,33 +180,33 @@ int vfmt(char *buf, size_t size, const char *f, va_list ap)
 		if (is_long)
 			f++;
 		switch (*f) {
-		case 's': {
-			const char *str = va_arg(ap, const char *);
-
-			str = str ? str : "(null)";
-			put_field(&k, str, slen(str), w, left);
+		case 's':
+			put_conv(&k, "%*s", left ? -w : w, va_arg(ap, const char *));
 			break;
-		}
 		case 'c':
-			d[0] = (char)va_arg(ap, int);
-			put_field(&k, d, 1, w, left);
+			put_conv(&k, "%*c", left ? -w : w, va_arg(ap, int));
 			break;
 		case 'd':
-			s = is_long ? va_arg(ap, long) : va_arg(ap, int);
-			n = 0;
-			if (s < 0)
-				d[n++] = '-';
-			n += ktoa(d + n, s < 0 ? -(u64)s : (u64)s, 10, 0);
-			put_field(&k, d, n, w, left);
+			if (is_long)
+				put_conv(&k, "%*ld", left ? -w : w, va_arg(ap, long));
+			else
+				put_conv(&k, "%*d", left ? -w : w, va_arg(ap, int));
 			break;
 		case 'u':
+			if (is_long)
+				put_conv(&k, "%*lu", left ? -w : w, va_arg(ap, unsigned long));
+			else
+				put_conv(&k, "%*u", left ? -w : w, va_arg(ap, unsigned int));
+			break;
 		case 'x':
-			u = is_long ? va_arg(ap, unsigned long) : va_arg(ap, unsigned int);
-			put_field(&k, d, ktoa(d, u, *f == 'x' ? 16 : 10, 0), w, left);
+			if (is_long)
+				put_conv(&k, "%*lx", left ? -w : w, va_arg(ap, unsigned long));
+			else
+				put_conv(&k, "%*x", left ? -w : w, va_arg(ap, unsigned int));
 			break;
 		case 'N':
 			u = va_arg(ap, u64);
-			put_field(&k, d, ktoa(d, u, 10, 1), w, left);
+			put_field(&k, d, dec(d, u, 1), w, left);
 			break;
 		case 'F':
 		case 'T': {
@@ -205,7 +215,7 @@ int vfmt(char *buf, size_t size, const char *f, va_list ap)
 			u64 frac;
 
 			u = va_arg(ap, u64);
-			n = ktoa(d, u / unit, 10, 0);
+			n = dec(d, u / unit, 0);
 			d[n++] = '.';
 			frac = u % unit;
 			for (i = digits; i > 0; i--, frac /= 10)

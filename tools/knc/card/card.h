@@ -12,10 +12,11 @@
  *
  * knc's own, in card.c: the output (pr(), epr(): buffered, standard
  * output flushed before standard error, at exit and before a fork), and
- * vfmt() for the conversions nolibc's printf has no room for: %N (a u64
+ * in vfmt() the conversions nolibc's printf has no room for: %N (a u64
  * with thousands separators, as perf stat prints counts), %F (u64
  * hundredths, "12.34") and %T (u64 nanoseconds as seconds,
- * "1.234567890"). And what no libc has: errno's names, rt_sigaction() with
+ * "1.234567890"); vfmt() gives each other conversion to nolibc's
+ * snprintf(). And what no libc has: errno's names, rt_sigaction() with
  * its restorer (nolibc has no sigaction()), perf_event_open() and the
  * PMU's events. Builds with any x86-64 C compiler that takes GNU inline
  * assembly (tools/knc/card/Makefile).
