@@ -131,8 +131,8 @@ card_pmu_state() {
 card_left_as_found() {
 	grep -E -q '^pmu: CPU [0-9]+, GLOBAL_STATUS 0x0 after the checks' "$card_out" ||
 		fail "knc-check did not report GLOBAL_STATUS 0"
-	echo "before knc-check (CPU, GLOBAL_STATUS, LVT masked):" $card_pmu_state
-	echo "after:" $(card_pmu_state)
+	echo "before knc-check (CPU, GLOBAL_STATUS, LVT masked):" "${card_pmu_state//$'\n'/; }"
+	echo "after: $(card_pmu_state | paste -s -d';')"
 	awk 'NR == FNR { st[$1] = $2; m[$1] = $3; next }
 		($2 != 0 && $2 != st[$1]) || ($3 && !m[$1]) { print "cpu", $0, "was", st[$1], m[$1]; bad = 1 }
 		END { exit bad }' <(echo "$card_pmu_state") <(card_pmu_state) ||

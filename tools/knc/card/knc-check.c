@@ -63,14 +63,6 @@ static int counter1_broken, counter_held;
 static int exact;	/* --exact */
 static int cpu = -1;	/* the CPU every check runs on */
 
-#ifndef SYS_pread64
-#define SYS_pread64		17
-#define SYS_pwrite64		18
-#define SYS_sched_getaffinity	204
-#define SYS_getcpu		309
-#define O_RDWR			2
-#endif
-
 /* ------------------------------------------- the CPU and its interrupts */
 
 /* Run on one CPU from now on (the one this runs on): 0, or -1. */
@@ -79,10 +71,10 @@ static int pin_cpu(void)
 	unsigned long mask[4] = { 0 };	/* up to 256 CPUs */
 	unsigned int c = 0;
 
-	if (sys3(SYS_getcpu, &c, 0, 0) < 0 || c >= 8 * sizeof(mask))
+	if (sys3(__NR_getcpu, &c, 0, 0) < 0 || c >= 8 * sizeof(mask))
 		return -1;
 	mask[c / 64] = 1UL << (c % 64);
-	if (sys3(SYS_sched_setaffinity, 0, sizeof(mask), mask) < 0)
+	if (sys3(__NR_sched_setaffinity, 0, sizeof(mask), mask) < 0)
 		return -1;
 	cpu = (int)c;
 	return 0;
@@ -785,9 +777,9 @@ static void restore_pmu(void)
 	long fd;
 	int m = cpu < 0 ? -ENODEV : msr_fd();
 
-	if (m >= 0 && sys4(SYS_pread64, m, &status, 8, MSR_PERF_GLOBAL_STATUS) == 8 && status & 3) {
+	if (m >= 0 && sys4(__NR_pread64, m, &status, 8, MSR_PERF_GLOBAL_STATUS) == 8 && status & 3) {
 		v = status & 3;
-		sys4(SYS_pwrite64, m, &v, 8, MSR_PERF_GLOBAL_OVF_CTRL);
+		sys4(__NR_pwrite64, m, &v, 8, MSR_PERF_GLOBAL_OVF_CTRL);
 	}
 	/* a counting event added on this CPU: the kernel rewrites the LVT entry */
 	fd = open_ev("instructions_executed", 0, -1, &e);
@@ -802,7 +794,7 @@ static void restore_pmu(void)
 		return;
 	}
 	v = ~0ULL;
-	sys4(SYS_pread64, m, &v, 8, MSR_PERF_GLOBAL_STATUS);
+	sys4(__NR_pread64, m, &v, 8, MSR_PERF_GLOBAL_STATUS);
 	sys1(SYS_close, m);
 	pr("pmu: CPU %d, GLOBAL_STATUS 0x%lx after the checks%s\n", cpu, (unsigned long)v,
 	   status & 3 ? " (overflow bits left by the handler, cleared; the LVT entry unmasked again)" : "");
