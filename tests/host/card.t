@@ -51,6 +51,15 @@ for p in knc-stat knc-check; do
 	result $? "$p: objdump finds nothing a KNC core lacks (CMOV, SSE, MMX, AVX, fences, PAUSE, multi-byte NOPs, ...)" "$log"
 done
 
+# MPSS's card kernel runs EM_K1OM programs only: the K1OM copies differ
+# from the programs in e_machine alone (bytes 19 and 20, 1-based).
+for p in knc-stat knc-check; do
+	{ readelf -h "$B/k1om/$p" && cmp -l "$B/$p" "$B/k1om/$p"; } >"$log" 2>&1
+	grep -q 'Machine: *Intel K1OM$' "$log" &&
+		[ "$(cmp -l "$B/$p" "$B/k1om/$p" | awk '{ print $1 }' | paste -s -d,)" = 19 ]
+	result $? "$p's K1OM copy: e_machine EM_K1OM (181), every other byte the same" "$log"
+done
+
 # The audit against one instruction of each class a KNC core lacks, each
 # in a function of its own: every function named, nothing else.
 want=$(grep -c '^F(' tests/host/card/absent.S)

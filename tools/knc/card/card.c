@@ -400,10 +400,26 @@ u64 muldiv(u64 a, u64 b, u64 c)
 	return q;
 }
 
+/*
+ * perf_event_open(2), the file closed on exec. Kernels before 3.14
+ * (MPSS's card kernel is 2.6.38) refuse PERF_FLAG_FD_CLOEXEC with EINVAL:
+ * then without it, and FD_CLOEXEC set by fcntl(), from then on.
+ */
 long perf_open(struct perf_attr *a, int pid, int cpu, int group, unsigned long flags)
 {
+	static unsigned long cloexec = PERF_FLAG_FD_CLOEXEC;
+	long fd;
+
 	a->size = sizeof(*a);
-	return sys5(SYS_perf_event_open, a, pid, cpu, group, flags | PERF_FLAG_FD_CLOEXEC);
+	fd = sys5(SYS_perf_event_open, a, pid, cpu, group, flags | cloexec);
+	if (fd == -EINVAL && cloexec) {
+		fd = sys5(SYS_perf_event_open, a, pid, cpu, group, flags);
+		if (fd >= 0)
+			cloexec = 0;
+	}
+	if (fd >= 0 && !cloexec)
+		sys3(__NR_fcntl, fd, F_SETFD, FD_CLOEXEC);
+	return fd;
 }
 
 /* The online CPUs (/sys/devices/system/cpu/online: "0-3,8"): how many. */
@@ -575,6 +591,32 @@ void nearest_names(const char *name)
 }
 
 /*
+ * Kernels before 3.4 (MPSS's 2.6.38) have no format/ directory: Linux's
+ * cpu PMU on a KNC then takes its EvtSel's layout, as intel/knc.c's
+ * format/ would give it. 1 when term is one of them (buf its format).
+ */
+static int knc_format(const struct pmu *p, const char *term, char *buf, size_t size)
+{
+	static const struct { const char *term, *format; } evtsel[] = {
+		{ "event", "config:0-7" }, { "umask", "config:8-15" }, { "edge", "config:18" },
+		{ "inv", "config:23" }, { "cmask", "config:24-31" },
+	};
+	char dir[96];
+	size_t i;
+
+	fmt(dir, sizeof(dir), SYSFS_PMUS "%s/format", p->name);
+	if (p->knc || !p->is_knc_cpu || read_file(dir, buf, size) != -ENOENT)
+		return 0;
+	for (i = 0; i < sizeof(evtsel) / sizeof(evtsel[0]); i++) {
+		if (seq(term, evtsel[i].term)) {
+			scpy(buf, evtsel[i].format, size);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * A format term of the PMU's sysfs format/ directory ("config:0-7",
  * "config1:0", "config:0-7,32-35"): put value into its bits of attr.
  */
@@ -588,7 +630,7 @@ static int apply_term(const struct pmu *p, const char *term, u64 value, struct p
 		return -1;
 	}
 	fmt(path, sizeof(path), SYSFS_PMUS "%s/format/%s", p->name, term);
-	if (read_file(path, buf, sizeof(buf)) <= 0) {
+	if (read_file(path, buf, sizeof(buf)) <= 0 && !knc_format(p, term, buf, sizeof(buf))) {
 		epr("knc-stat: the %s PMU has no format term '%s' (%s)\n", p->name, term, path);
 		return -1;
 	}
