@@ -31,18 +31,41 @@ ok 1 - a case
 # total: 3682 s, CPU 6911 s (builds included), 10925 processes forked in guests
 906 passed, 0 failed
 EOF
-"$tmp/tools/knc/check-times" --label zz-t --commit abc1234 --machine "a test" "$tmp/run.log" >"$log" 2>&1
 md=$tmp/tools/knc/check-times.md
-{
-	grep -q '^| CPU s | .* | zz-t |$' "$md" &&
-		grep -q '^| make qemu | .* | 624 |$' "$md" &&
-		grep -q '^| make deps | .* | 90 |$' "$md" &&
-		grep -q '^| debug-model | .* | 1056 |$' "$md" &&
-		grep -q '^| \*\*CPU, in all\*\* | .* | 6911 |$' "$md" &&
-		grep -q '^| \*\*wall\*\* | .* | 3682 s (61 min) |$' "$md" &&
-		grep -q '^- zz-t: a test; .*, abc1234; builds cold: make deps, make qemu; 906 passed, 0 failed$' "$md"
-} || cat "$md" >>"$log"
+# column_ok: check-times.md has run.log's column, each figure where it
+# belongs; the first that is not, and the table, in $log
+column_ok() {
+	local want
+	for want in '^| CPU s | .* | zz-t |$' \
+		'^| make qemu | .* | 624 |$' \
+		'^| make deps | .* | 90 |$' \
+		'^| debug-model | .* | 1056 |$' \
+		'^| \*\*CPU, in all\*\* | .* | 6911 |$' \
+		'^| \*\*wall\*\* | .* | 3682 s (61 min) |$' \
+		'^- zz-t: a test; .*, abc1234; builds cold: make deps, make qemu; 906 passed, 0 failed$'; do
+		grep -q -- "$want" "$md" && continue
+		{ echo "no line matches $want in check-times.md:"; cat "$md"; } >>"$log"
+		return 1
+	done
+}
+"$tmp/tools/knc/check-times" --label zz-t --commit abc1234 --machine "a test" "$tmp/run.log" >"$log" 2>&1 &&
+	column_ok
 result $? "a tests/run log becomes a column: its builds (cold), suites, totals and result" "$log"
+
+# The same check fails on broken copies of the log: its CPU, its result.
+declare -A breaks=(
+	[CPU]='s/CPU 6911 s/CPU 9999999 s/;6911'
+	[result]='s/^906 passed, 0 failed$/777 passed, 5 failed/;906 passed'
+)
+for what in CPU result; do
+	: >"$log"
+	sed -e "${breaks[$what]%;*}" "$tmp/run.log" >"$tmp/broken.log"
+	! cmp -s "$tmp/run.log" "$tmp/broken.log" &&
+		"$tmp/tools/knc/check-times" --label zz-t --commit abc1234 --machine "a test" \
+			"$tmp/broken.log" >"$log" 2>&1 &&
+		! column_ok && grep -q -F "${breaks[$what]#*;}" "$log"
+	result $? "the column check fails on a copy of the log with another $what" "$log"
+done
 
 : >"$log"
 printf 'no totals here\n' >"$tmp/bad.log"

@@ -29,13 +29,21 @@ generated_block() {
 		sed '1,2d;$d' | sed '$d'
 }
 
-# The bad-input table is the one the guest suites run.
-if make -s build/tests/badattr >"$log" 2>&1; then
-	build/tests/badattr --rst >"$log.want"
-	generated_block bad-attr-table knc-pmu.rst >"$log.have"
-	diff -u "$log.have" "$log.want" >"$log"
-fi
+# The bad-input table is the one the guest suites run: bad_attr_table
+# MAKE builds badattr with MAKE, then compares.
+bad_attr_table() {
+	"$1" -s build/tests/badattr >"$log" 2>&1 &&
+		build/tests/badattr --rst >"$log.want" 2>"$log" &&
+		generated_block bad-attr-table knc-pmu.rst >"$log.have" &&
+		diff -u "$log.have" "$log.want" >"$log"
+}
+bad_attr_table make
 result $? "Documentation's bad-input table is badattr --rst's" "$log"
+# ... and a make that fails fails it.
+printf '#!/bin/sh\necho "make: *** broken. Stop."\nexit 2\n' >"$log.make"
+chmod +x "$log.make"
+! bad_attr_table "$log.make" && grep -q "broken. Stop." "$log"
+result $? "the bad-input table's case fails when make fails (a make that exits 2)" "$log"
 
 # The model's conformance table is the one knc_model_test.ko runs.
 tools/knc/conformance-table >"$log.want" 2>"$log" &&
@@ -97,7 +105,7 @@ for ko in arch/x86/events/knc/knc_pmu.ko arch/x86/events/knc/knc_sim.ko; do
 	[ ! -s "$log.bad" ]
 	result $? "every parameter of $(basename "$ko") is in the admin guide's list" "$log.bad"
 done
-rm -f "$log" "$log.bad" "$log.want" "$log.have" "$log.broken"
+rm -f "$log" "$log.bad" "$log.want" "$log.have" "$log.broken" "$log.make"
 
 echo "1..$n"
 exit $bad
