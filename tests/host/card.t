@@ -232,5 +232,130 @@ result $? "card CPUID: knc-check with an argument: the usage, exit 2" "$log"
 	grep -q "cannot run: no Knights Corner PMU" "$log"
 result $? "card CPUID: knc-check: the kernel release, the CPU, cannot run (exit 2)" "$log"
 
+
+# perf stat's habits (issue 58): {a,b} groups, -I, -r, -a without CMD
+# (until SIGINT), -A and --per-core, with software events (this host has
+# no PMU for knc-stat; -a needs root or perf_event_paranoid <= 0).
+"$B/knc-stat" -e '{task-clock,context-switches},cpu-clock' -- sleep 0.05 >"$log" 2>&1 &&
+	grep -E -q '^ +[0-9,]+ +task-clock$' "$log" && grep -E -q '^ +[0-9,]+ +context-switches$' "$log" &&
+	grep -E -q '^ +[0-9,]+ +cpu-clock$' "$log"
+result $? "knc-stat -e '{task-clock,context-switches},cpu-clock': a group in braces and one alone, counted" "$log"
+"$B/knc-stat" -x';' -e '{task-clock,context-switches}' -e '{cpu-clock}' -- true >"$log" 2>&1 &&
+	awk -F';' 'NF != 6 || $1 !~ /^[0-9]+$/ || $6 != "exact" { exit 1 } END { exit NR != 3 }' "$log" &&
+	[ "$(cut -d';' -f3 "$log" | paste -s -d,)" = task-clock,context-switches,cpu-clock ]
+result $? "knc-stat -x';' with groups in braces over two -e: a CSV line per event, in order" "$log"
+
+"$B/knc-stat" -I 100 -e task-clock,context-switches -- sleep 0.35 >"$log" 2>&1 &&
+	[ "$(grep -E -c '^ +[0-9]+\.[0-9]{9} +[0-9,]+ +task-clock$' "$log")" -ge 3 ] &&
+	[ "$(grep -E -c '^ +[0-9]+\.[0-9]{9} +[0-9,]+ +context-switches$' "$log")" -ge 3 ] &&
+	grep -q '^# *time  *counts  *event$' "$log" && ! grep -q 'seconds time elapsed' "$log"
+result $? "knc-stat -I 100 over sleep 0.35: interval lines (time, count, event), no totals" "$log"
+"$B/knc-stat" -x';' -I 100 -e task-clock -- sleep 0.35 >"$log" 2>&1 &&
+	awk -F';' 'NF != 7 || $1 !~ /^[0-9]+\.[0-9]+$/ || $2 !~ /^[0-9]+$/ || $4 != "task-clock" ||
+		$1 <= last { exit 1 } { last = $1 } END { exit NR < 3 }' "$log"
+result $? "knc-stat -x';' -I 100: CSV lines after their time, the times rising" "$log"
+
+"$B/knc-stat" -r 3 -e task-clock,page-faults -- sh -c 'exit 5' >"$log" 2>&1
+[ $? -eq 5 ] && grep -q "^ Performance counter stats for 'sh -c exit 5' (no PMU, 3 runs):$" "$log" &&
+	grep -E -q '^ +[0-9,]+ +task-clock +\( \+- [0-9]+\.[0-9]{2}% \)$' "$log" &&
+	grep -E -q '^ +[0-9,]+ +page-faults +\( \+- [0-9]+\.[0-9]{2}% \)$' "$log" &&
+	grep -E -q '^ +[0-9]+\.[0-9]{9} seconds time elapsed  \( \+- [0-9]+\.[0-9]{2}% \)$' "$log"
+result $? "knc-stat -r 3: the means and their spread ( +- x.xx% ), CMD's exit status" "$log"
+"$B/knc-stat" -x';' -r 3 -e task-clock -- true >"$log" 2>&1 &&
+	awk -F';' 'NF != 7 || $1 !~ /^[0-9]+$/ || $3 != "task-clock" || $4 !~ /^[0-9]+\.[0-9][0-9]%$/ { exit 1 }
+		END { exit NR != 1 }' "$log"
+result $? "knc-stat -x';' -r 3: the spread after the event" "$log"
+
+# online_cpus: the online CPUs, one a line
+online_cpus() {
+	local r
+	tr ',' '\n' </sys/devices/system/cpu/online | while IFS=- read -r a b; do
+		for ((r = a; r <= ${b:-$a}; r++)); do echo "$r"; done
+	done
+}
+ncpus=$(online_cpus | wc -l)
+ncores=$(online_cpus | while read -r c; do
+	t=/sys/devices/system/cpu/cpu$c/topology
+	echo "S$(cat $t/physical_package_id)-D0-C$(cat $t/core_id)"
+done | sort -u | tee "$tmp/cores" | wc -l)
+
+# sigint_stat ARGS...: knc-stat ARGS in the background, SIGINT after 0.3 s;
+# its exit status
+sigint_stat() {
+	local pid status=0
+	"$B/knc-stat" "$@" >"$log" 2>&1 &
+	pid=$!
+	sleep 0.3
+	kill -INT $pid
+	wait $pid || status=$?
+	echo "exit status $status" >>"$log"
+	return $status
+}
+sigint_stat -a -e task-clock,context-switches &&
+	grep -q "^ Performance counter stats for 'system wide' (no PMU):$" "$log" &&
+	grep -E -q '^ +[1-9][0-9,]+ +task-clock$' "$log" && grep -E -q '^ +[0-9,]+ +context-switches$' "$log"
+result $? "knc-stat -a without CMD: counts every CPU until SIGINT, then prints them, exit 0" "$log"
+sigint_stat -x';' -a -I 100 -e task-clock && grep -v '^exit status' "$log" >"$tmp/csv" &&
+	awk -F';' 'NF != 7 || $1 !~ /^[0-9]+\.[0-9]+$/ || $2 !~ /^[1-9][0-9]*$/ { exit 1 } END { exit NR < 2 }' "$tmp/csv"
+result $? "knc-stat -x';' -a -I 100 without CMD: intervals until SIGINT, exit 0" "$log"
+
+"$B/knc-stat" -a -A -e task-clock -- sleep 0.05 >"$log" 2>&1 &&
+	[ "$(grep -E -c '^CPU[0-9]+ +[0-9,]+ +task-clock$' "$log")" -eq "$ncpus" ]
+result $? "knc-stat -a -A: a line per online CPU ($ncpus)" "$log"
+"$B/knc-stat" -x';' -a -A -e task-clock,context-switches -- sleep 0.05 >"$log" 2>&1 &&
+	[ "$(awk -F';' 'NF == 7 && $1 ~ /^CPU[0-9]+$/ && $4 == "task-clock" { print substr($1, 4) }' "$log" |
+		paste -s -d' ')" = "$(online_cpus | paste -s -d' ')" ] &&
+	[ "$(grep -c ';context-switches;' "$log")" -eq "$ncpus" ]
+result $? "knc-stat -x';' -a -A: the CPU first, every online CPU's line for each event" "$log"
+"$B/knc-stat" -a --per-core -e task-clock -- sleep 0.05 >"$log" 2>&1 &&
+	[ "$(grep -E -c '^S[0-9]+-D0-C[0-9]+ +[0-9]+ +[0-9,]+ +task-clock$' "$log")" -eq "$ncores" ]
+result $? "knc-stat -a --per-core: a line per core ($ncores)" "$log"
+"$B/knc-stat" -x';' -a --per-core -e task-clock -- sleep 0.05 >"$log" 2>&1 &&
+	[ "$(cut -d';' -f1 "$log" | sort | paste -s -d' ')" = "$(sort "$tmp/cores" | paste -s -d' ')" ] &&
+	[ "$(awk -F';' 'NF == 8 && $2 ~ /^[1-9][0-9]*$/ && $5 == "task-clock" { n += $2 } END { print n }' "$log")" -eq "$ncpus" ]
+result $? "knc-stat -x';' -a --per-core: the core and its CPUs first, the CPUs add up to $ncpus" "$log"
+"$B/knc-stat" -x';' -a -A -I 100 -e task-clock -- sleep 0.25 >"$log" 2>&1 &&
+	[ "$(awk -F';' 'NF == 8 && $1 ~ /^[0-9]+\.[0-9]+$/ && $2 ~ /^CPU[0-9]+$/' "$log" | wc -l)" -ge $((2 * ncpus)) ]
+result $? "knc-stat -x';' -a -A -I 100: the time, then the CPU" "$log"
+
+# the new options' errors, natively and under qemu-user (card CPUID)
+stat_errors=(
+	"^knc-stat: -I '5': the interval wants milliseconds, 10 or more$|-I 5|-I 5 -e task-clock -- true"
+	"^knc-stat: -I 'x': the interval wants milliseconds, 10 or more$|-I x|-I x -e task-clock -- true"
+	"^knc-stat: -r '0': the runs want a number from 1 to 1000$|-r 0|-r 0 -- true"
+	"^knc-stat: -r 'x': the runs want a number from 1 to 1000$|-r x|-rx -- true"
+	"^knc-stat: -e '\{task-clock,cpu-clock': unbalanced braces \(a '\{' without its '\}'\)$|{ unclosed|-e {task-clock,cpu-clock -- true"
+	"^knc-stat: -e 'task-clock\}': unbalanced braces \(a '\}' without its '\{'\)$|} unopened|-e task-clock} -- true"
+	"^knc-stat: -e '\{task-clock,\{cpu-clock\}\}': unbalanced braces \(a group in a group\)$|nested groups|-e {task-clock,{cpu-clock}} -- true"
+	"^knc-stat: -e '\{\}': an empty event or group$|an empty group|-e {} -- true"
+	"^knc-stat: -e '\{task-clock\}:u': a group's modifier \('\}:u'\) is not supported|a group's modifier|-e {task-clock}:u -- true"
+	"^knc-stat: the group \{cycles,instructions,branches\} has 3 PMU events: it cannot count|a group too big|-e {cycles,instructions,branches} -- true"
+	"^knc-stat: -A and --per-core exclude each other$|-A with --per-core|-a -A --per-core -e task-clock -- true"
+	"^knc-stat: -A counts CPU by CPU: with -a$|-A without -a|-A -e task-clock -- true"
+	"^knc-stat: --per-core counts CPU by CPU: with -a$|--per-core without -a|--per-core -e task-clock -- true"
+	"^knc-stat: -r repeats CMD: give one$|-r without CMD|-a -r 2 -e task-clock"
+	"^knc-stat: -r and -I exclude each other$|-r with -I|-r 2 -I 100 -e task-clock -- true"
+	"^knc-stat: -r prints the means of the sums: not with --per-core$|-r with --per-core|-a --per-core -r 2 -e task-clock -- true"
+)
+for e in "${stat_errors[@]}"; do
+	IFS='|' read -r pattern title args <<<"$e"
+	read -r -a argv <<<"$args"
+	"$B/knc-stat" "${argv[@]}" >"$log" 2>&1
+	status=$?
+	echo "exit status $status" >>"$log"
+	[ $status -eq 255 ] && grep -E -q -e "$pattern" "$log"
+	result $? "knc-stat $title: its error, exit 255" "$log"
+done
+for e in "${stat_errors[@]}"; do
+	IFS='|' read -r pattern title args <<<"$e"
+	read -r -a argv <<<"$args"
+	qstat 255 "$pattern" "$title" "${argv[@]}"
+done
+# under ENOSYS: the intervals and the runs, <not supported>
+qstat 0 '^ +[0-9]+\.[0-9]{9} +<not supported> +task-clock$' "-I 100 under ENOSYS: intervals of <not supported>" \
+	-I 100 -e task-clock -- sleep 0.25
+qstat 6 '^ +<not supported> +task-clock$' "-r 2 under ENOSYS: <not supported>, the last run's status" \
+	-r 2 -e task-clock -- sh -c 'exit 6'
+
 echo "1..$n"
 exit $bad
