@@ -81,7 +81,8 @@
 #                   suite and case executes under KASAN, lockdep and
 #                   UBSAN, and the cases no other case could stand in for
 #                   (build/coverage/table.txt; make check prints the
-#                   suites' table)
+#                   suites' table, and at its end the lines executed of
+#                   those instrumented, against tests/coverage-floor)
 #   make perf-test  stock `perf test` in the guest without and with knc
 #                   (about an hour under TCG: not part of make check)
 #   make clean
