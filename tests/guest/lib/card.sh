@@ -161,3 +161,54 @@ card_all_pass() {
 	done
 	expect_eq "knc-check's exit status" 0 "$REPLY"
 }
+
+# card_c1_broken: knc-stat counts on Linux's driver without patch 1 of
+# make linux-fixes, where counter 1 never counts (linux-knc.sh's
+# linux_fixed says whether the kernel carries the patches)
+card_c1_broken() {
+	[ ! -e /sys/bus/event_source/devices/knc ] && ! { declare -F linux_fixed >/dev/null && linux_fixed; }
+}
+
+# A group in braces, as perf writes it: the loop's user instructions
+# exactly, beside cycles on the other counter. Where counter 1 never
+# counts, no group of two PMU events can count right: knc-stat says so and
+# exits 255, with no count.
+t_card_stat_group() {
+	local out status=0
+	out=$(mktemp)
+	if card_c1_broken; then
+		"$KNC_STAT" -e '{instructions:u,cycles:u}' -- "$LOOP" >"$out" 2>&1 || status=$?
+		cat "$out"
+		expect_eq "knc-stat's exit status" 255 $status
+		grep -q "^knc-stat: the group {instructions:u,cycles:u} cannot be counted right on this kernel: counter 1" \
+			"$out" || fail "not said why"
+		! grep -E -q 'instructions:u$|Exact' "$out" || fail "a count printed"
+		return
+	fi
+	card_stat "$out" -e '{instructions:u,cycles:u}' -e task-clock -- "$LOOP"
+	expect_eq "instructions:u in the group" "$LOOP_INSNS exact" "$(card_value "$out" instructions:u)"
+	[ "$(card_value "$out" cycles:u | awk '$1 > 0 && $2 == "exact"')" ] || fail "cycles:u not counted exactly"
+}
+case_add_to CARD_CASES "knc-stat: {instructions:u,cycles:u}, a group in braces, counts the loop exactly (or is refused where counter 1 never counts)" \
+	t_card_stat_group user
+
+# -a -A and --per-core: a line per online CPU, per core; the loop's
+# instructions are on one of them.
+t_card_stat_per_cpu() {
+	local out cpus cores
+	out=$(mktemp)
+	cpus=$(grep -c '^processor' /proc/cpuinfo)
+	cores=$(for t in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+		echo "$(cat "$t/physical_package_id") $(cat "$t/core_id")"; done | sort -u | wc -l)
+	card_stat "$out" -a -A -e instructions -- "$LOOP"
+	expect_eq "-A: lines" "$cpus" "$(awk -F';' '$1 ~ /^CPU[0-9]+$/ && $4 == "instructions"' "$out" | wc -l)"
+	[ "$(awk -F';' '$2 > max { max = $2 } END { print max + 0 }' "$out")" -ge "$LOOP_INSNS" ] ||
+		fail "no CPU counted the loop's $LOOP_INSNS instructions"
+	card_stat "$out" -a --per-core -e instructions -- "$LOOP"
+	expect_eq "--per-core: lines" "$cores" "$(awk -F';' '$1 ~ /^S[0-9]+-D0-C[0-9]+$/ && $5 == "instructions"' "$out" | wc -l)"
+	expect_eq "--per-core: CPUs" "$cpus" "$(awk -F';' '{ n += $2 } END { print n + 0 }' "$out")"
+	"$KNC_STAT" -a -A -e instructions -- "$LOOP" >"$out" 2>&1 || fail "knc-stat -a -A failed: $(cat "$out")"
+	cat "$out"
+	expect_eq "-A: human lines" "$cpus" "$(grep -E -c '^CPU[0-9]+ +[0-9,]+ +instructions$' "$out")"
+}
+case_add_to CARD_CASES "knc-stat -a -A and --per-core: a line per CPU and per core, the loop counted" t_card_stat_per_cpu user
