@@ -232,6 +232,35 @@ void test_hw_cache_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, knc_hw_cache_lookup(hwc(0, 0, 2)), -EINVAL);
 }
 
+/* The name of the table event a PERF_TYPE_HARDWARE id maps to, or NULL. */
+static const char *generic_name(u64 id)
+{
+	int idx = knc_generic_lookup(id);
+
+	return idx < 0 ? NULL : knc_events[idx].name;
+}
+
+/*
+ * The generic map at both ends of its range: id 0 and the ids KNC has,
+ * the last id (ref-cycles, which KNC does not have), then the first id
+ * beyond the map and ids far beyond it, which must not index it.
+ */
+void test_generic_map(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, generic_name(0), "cpu_clk_unhalted");
+	KUNIT_EXPECT_STREQ(test, generic_name(1), "instructions_executed");
+	KUNIT_EXPECT_STREQ(test, generic_name(4), "branches");
+	KUNIT_EXPECT_STREQ(test, generic_name(5), "branches_mispredicted");
+	/* bus-cycles, the stalled cycles: none on KNC */
+	KUNIT_EXPECT_EQ(test, knc_generic_lookup(6), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knc_generic_lookup(KNC_GENERIC_IDS - 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knc_generic_lookup(KNC_GENERIC_IDS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knc_generic_lookup(KNC_GENERIC_IDS + 1), -EINVAL);
+	/* not truncated to a smaller type on the way to the map */
+	KUNIT_EXPECT_EQ(test, knc_generic_lookup(1ULL << 32), -EINVAL);
+	KUNIT_EXPECT_EQ(test, knc_generic_lookup(~0ULL), -EINVAL);
+}
+
 void test_lookup_exhaustive(struct kunit *test)
 {
 	unsigned int ev, um;

@@ -157,6 +157,7 @@ static struct kunit_case knc_logic_cases[] = {
 	KUNIT_CASE(test_lookup_known),
 	KUNIT_CASE(test_hw_cache_map),
 	KUNIT_CASE(test_hw_cache_errors),
+	KUNIT_CASE(test_generic_map),
 	KUNIT_CASE(test_lookup_undefined),
 	KUNIT_CASE(test_lookup_exhaustive),
 	KUNIT_CASE(test_lookup_name_events),

@@ -56,6 +56,7 @@ void test_table_periods(struct kunit *test);
 void test_lookup_known(struct kunit *test);
 void test_hw_cache_map(struct kunit *test);
 void test_hw_cache_errors(struct kunit *test);
+void test_generic_map(struct kunit *test);
 void test_lookup_undefined(struct kunit *test);
 void test_lookup_exhaustive(struct kunit *test);
 void test_lookup_name_events(struct kunit *test);
