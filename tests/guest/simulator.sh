@@ -366,7 +366,7 @@ t_thread_count_mode() {
 		taskset -c "$sib" "$KNC_SIM" inject data_read_miss 4000
 		pkill -x busy
 		wait $bg
-		[ "$(count_of "$out" knc/data_read_miss,any/)" = 0 ] || break
+		[ "$(count_of "$out" knc/data_read_miss,any/)" = 0 ] || { tried "$try" 3; break; }
 		echo "# try $try: busy was not on CPU 0 when the sibling's events came"
 	done
 	expect_eq "per task, this thread" 0 "$(count_of "$out" knc/data_read_miss/)"

@@ -144,6 +144,8 @@ t_throttled_event_moves() {
 		fail "throttlemove failed"
 	fi
 	cat "$out"
+	# throttlemove tries up to 50 times (a tick spoils a try)
+	tried "$(awk '$1 == "tries" { print $2 }' "$out")" 50
 	c0=$(awk '$1 == "throttled" { print $2 }' "$out")
 	c1=$(awk '$1 == "moved" { print $2 }' "$out")
 	c2=$(awk '$1 == "next" { print $2 }' "$out")
