@@ -46,17 +46,17 @@ expect "no plan: one failure" \
 	0 "1 1 0" 'ok 1 - a\n'
 expect "exit 1 without a failing case: one failure" \
 	1 "2 1 0" 'ok 1 - a\nok 2 - b\n1..2\n'
-expect "1..0 # SKIP as the whole plan, exit 0: one skipped" \
+expect "the skip plan (1..0, SKIP) as the whole plan, exit 0: one skipped" \
 	0 "0 0 1" 'TAP version 13\n1..0 # SKIP no gcov build\n'
-expect "1..0 # SKIP as the whole plan but exit 1: one failure" \
+expect "the skip plan (1..0, SKIP) as the whole plan but exit 1: one failure" \
 	1 "0 1 0" '1..0 # SKIP no gcov build\n'
-expect "1..0 # SKIP after cases (no other plan): one failure" \
+expect "the skip plan (1..0, SKIP) after cases (no other plan): one failure" \
 	0 "2 1 0" 'ok 1 - a\nok 2 - b\n1..0 # SKIP not this\n'
-expect "1..0 # SKIP before a plan met, exit 1: two plans, one failure" \
+expect "the skip plan (1..0, SKIP) before a plan met, exit 1: two plans, one failure" \
 	1 "2 1 0" '1..0 # SKIP not this\nok 1 - a\nok 2 - b\n1..2\n'
-expect "1..0 # SKIP beside a plan not met: one failure" \
+expect "the skip plan (1..0, SKIP) beside a plan not met: one failure" \
 	0 "1 1 0" 'ok 1 - a\n1..0 # SKIP not this\n1..2\n'
-expect "1..0 # SKIP beside a failing case: its failure and the plans'" \
+expect "the skip plan (1..0, SKIP) beside a failing case: its failure and the plans'" \
 	1 "0 2 0" 'not ok 1 - a\n1..0 # SKIP not this\n'
 echo "1..$n"
 exit $bad
