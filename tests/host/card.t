@@ -211,6 +211,13 @@ qstat 255 "^knc-stat: 'event': no knc or cpu PMU in /sys/bus/event_source/device
 qstat 255 '^knc-stat: 0x10cb: no PMU: neither' "a raw code (0x10cb) without a PMU" -e 0x10cb -- true
 qstat 255 '^knc-stat: r10cb: no PMU: neither' "perf's raw code (r10cb) without a PMU" -e r10cb -- true
 qstat 255 '^knc-stat: -o /nonexistent/x: ENOENT$' "-o into no directory" -o /nonexistent/x -e task-clock -- true
+qstat 255 "^knc-stat: 'cycles:x': bad modifier$" "a bad modifier" -e cycles:x -- true
+qstat 255 "^knc-stat: 'knc/event=0x16': no closing '/'$" "a PMU's terms without their closing /" -e knc/event=0x16 -- true
+qstat 255 "^knc-stat: 'knc/event=0x16/': no knc PMU: neither knc_pmu.ko's knc PMU nor a cpu PMU in " \
+	"a PMU's terms without that PMU" -e knc/event=0x16/ -- true
+qstat 255 "^knc-stat: bad value in 'event=zz'$" "a term's bad value" -e event=zz -- true
+qstat 255 "^knc-stat: event too long in 'x{90}'$" "an event name too long" -e "$(printf 'x%.0s' {1..90})" -- true
+qstat 255 '^knc-stat: at most 16 events$' "17 events" -e "$(printf 'task-clock,%.0s' {1..16})task-clock" -- true
 qstat 3 '^ +<not supported> +page-faults$' "ENOSYS: CMD runs, <not supported>, its status" \
 	-e task-clock -e page-faults -- sh -c 'echo out; exit 3'
 grep -q '^out$' "$log" && grep -q '^knc-stat: perf_event_open: ENOSYS: this kernel has no perf events' "$log" &&

@@ -741,6 +741,11 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 		if (!b)
 			return epr("knc-stat: '%s': no closing '/'\n", spec), -1;
 		*a = 0, *b = 0;
+		if (body[0] && !p->name[0]) {
+			epr("knc-stat: '%s': no %s PMU: neither knc_pmu.ko's knc PMU nor a cpu PMU in "
+			    SYSFS_PMUS "\n", spec, body);
+			return -1;
+		}
 		if (body[0] && !seq(body, p->name)) {
 			epr("knc-stat: '%s': the PMU in use is %s, not %s\n", spec, p->name, body);
 			return -1;
