@@ -561,6 +561,7 @@ t_overflow_while_line_high() {
 		[ $((ni + nc)) -le $((pmi1 - pmi0)) ] || break
 	done
 	[ $((ni + nc)) -gt $((pmi1 - pmi0)) ] || fail "no overflow came while the line was up in $try runs"
+	tried "$try" 5
 	expect_pmis_serviced
 }
 case_add "an overflow while the PMI line is up is serviced by the PMI already raised" t_overflow_while_line_high sample
