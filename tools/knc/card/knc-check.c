@@ -87,7 +87,7 @@ static int pin_cpu(void)
 static u64 cpu_interrupts(void)
 {
 	static char buf[256 * 1024];
-	char want[16], *p, *line;
+	char want[16], *p, *line, *end;
 	u64 sum = 0, v;
 	int col = -1, i;
 
@@ -109,9 +109,10 @@ static u64 cpu_interrupts(void)
 	}
 	if (col < 0)
 		return 0;
-	for (line = schr(buf, '\n'); line && *line; line = schr(line + 1, '\n')) {
+	for (line = schr(buf, '\n'); line && *line; line = end) {
+		end = schr(line + 1, '\n');
 		p = schr(line + 1, ':');
-		if (!p || (schr(line + 1, '\n') && p > schr(line + 1, '\n')))
+		if (!p || (end && p > end))
 			continue;
 		p++;
 		for (i = 0; i <= col; i++) {
@@ -806,10 +807,9 @@ static int show_driver(void)
 	char buf[4096];
 	s64 v;
 	int found = !pmu_find(&pmu);
-	long family = pmu.family, model = pmu.model;
 
 	pr("kernel: %s\n", kernel_release());
-	pr("cpu: family %ld model %ld%s\n", family, model,
+	pr("cpu: family %ld model %ld%s\n", pmu.family, pmu.model,
 	   pmu.is_knc_cpu ? " (Knights Corner)" : " (not a Knights Corner)");
 	if (!found) {
 		pr("driver: none (no knc or cpu PMU in " SYSFS_PMUS ")\n");

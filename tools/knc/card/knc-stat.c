@@ -117,7 +117,6 @@ enum counter1 {
 	C1_ONLY,	/* it never counts, and it is the only counter free */
 };
 static enum counter1 counter1 = C1_OK;
-static u32 raw_type;		/* the PMU's perf type, for the fillers */
 /* the kernel has no perf_event_open() (ENOSYS): CMD runs, nothing is counted */
 static int no_perf;
 #define PROBE_N		10000UL	/* the probe loop's iterations */
@@ -368,7 +367,7 @@ static enum counter1 probe_counter1(const struct pmu *p)
  * in its group (ctrs[].leader): the leader first, the others with its fd.
  * Returns 0, or the errno of the open that failed.
  */
-static int open_target(int i, int cpu_wide, u64 flags)
+static int open_target(const struct pmu *p, int i, int cpu_wide, u64 flags)
 {
 	long fd;
 	int c;
@@ -398,7 +397,7 @@ static int open_target(int i, int cpu_wide, u64 flags)
 		ctrs[c].fd[i] = (int)fd;
 		if (counter1 == C1_BROKEN && ctrs[c].ev.hw) {
 			/* the event's group gets a filler, on counter 1 */
-			struct perf_attr f = { .type = raw_type, .config = 0x16,
+			struct perf_attr f = { .type = p->type, .config = 0x16,
 					       .flags = a->flags & (ATTR_EXCLUDE_KERNEL | ATTR_EXCLUDE_USER |
 								    ATTR_EXCLUDE_HV | ATTR_INHERIT) };
 
@@ -416,14 +415,14 @@ static void close_all(int upto)
 {
 	int c, i;
 
-	for (i = 0; i < upto; i++)
-		for (c = 0; c < nctr; c++)
+	for (i = 0; i < upto; i++) {
+		for (c = 0; c < nctr; c++) {
 			if (ctrs[c].fd[i] > 0)
 				sys1(SYS_close, ctrs[c].fd[i]);
-	for (i = 0; i < upto; i++)
-		for (c = 0; c < nctr; c++)
 			if (ctrs[c].filler[i] > 0)
 				sys1(SYS_close, ctrs[c].filler[i]);
+		}
+	}
 	for (c = 0; c < nctr; c++) {
 		memset(ctrs[c].fd, 0, sizeof(ctrs[c].fd));
 		memset(ctrs[c].filler, 0, sizeof(ctrs[c].filler));
@@ -455,7 +454,7 @@ static void open_all(const struct pmu *p, int cpu_wide, int attach, u64 flags, i
 		auto_group(group);
 	}
 	for (i = 0; i < ntargets; i++) {
-		err = open_target(i, cpu_wide, flags);
+		err = open_target(p, i, cpu_wide, flags);
 		if (err == EINVAL && group) {
 			epr("knc-stat: the events do not fit the two counters together (two counter-0-only\n"
 			    "  events?): counting them one by one, rotated (estimates)\n");
@@ -1066,7 +1065,6 @@ int main(int argc, char **argv)
 		if (outfd < 0)
 			die("knc-stat: -o %s: %s\n", output, errname((int)-outfd));
 	}
-	raw_type = p.type;
 	if (nhw)
 		counter1 = probe_counter1(&p);
 	if (counter1 == C1_ONLY)
