@@ -11,6 +11,7 @@
 #define _KNC_COMPAT_H
 
 #include <linux/hrtimer.h>
+#include <linux/kvm_types.h>
 #include <linux/perf_event.h>
 #include <asm/hardirq.h>
 #include <asm/msr.h>
@@ -44,6 +45,18 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 #define knc_mmap_count(event)	atomic_read(&(event)->mmap_count)
 #else
 #define knc_mmap_count(event)	refcount_read(&(event)->mmap_count)
+#endif
+
+/*
+ * Where linux/kvm_types.h defines EXPORT_SYMBOL_FOR_KVM (7.2 and 7.3 here),
+ * the x86 core exports perf_get_x86_pmu_capability() and CR4's helpers to
+ * KVM alone, or not at all: a module has neither, so knc asks perf itself
+ * whether the cpu PMU counts and offers no RDPMC (knc_pmu_setup()).
+ */
+#ifdef EXPORT_SYMBOL_FOR_KVM
+#define KNC_X86_EXPORTS		0
+#else
+#define KNC_X86_EXPORTS		1
 #endif
 
 #endif /* _KNC_COMPAT_H */

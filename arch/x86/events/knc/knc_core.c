@@ -615,6 +615,28 @@ out:
 }
 
 
+/*
+ * Whether a PMU takes PERF_TYPE_HARDWARE events before knc does: the x86
+ * core's, when it found counters. Asked of perf where the x86 core does not
+ * export its capabilities (KNC_X86_EXPORTS).
+ */
+static bool knc_cpu_pmu_counts(void)
+{
+	struct perf_event_attr attr = {
+		.type		= PERF_TYPE_HARDWARE,
+		.size		= sizeof(attr),
+		.config		= PERF_COUNT_HW_CPU_CYCLES,
+		.disabled	= 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (IS_ERR(event))
+		return false;
+	perf_event_release_kernel(event);
+	return true;
+}
+
 /**
  * knc_pmu_setup - fill in what perf core knows of a backend's PMU
  * @kp: the PMU, its ops set
@@ -649,12 +671,16 @@ void knc_pmu_setup(struct knc_pmu *kp)
 	};
 	if (!knc_can_sample())
 		kp->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
-	if (!boot_cpu_has(X86_FEATURE_HYBRID_CPU)) {
+	if (boot_cpu_has(X86_FEATURE_HYBRID_CPU))
+		return;
+	if (KNC_X86_EXPORTS) {
 		struct x86_pmu_capability cap;
 
 		perf_get_x86_pmu_capability(&cap);
 		kp->generic_types = !cap.num_counters_gp;
 		kp->user_rdpmc = ops->user_rdpmc &&
 				 cap.bit_width_gp == KNC_CNTVAL_BITS;
+	} else {
+		kp->generic_types = !knc_cpu_pmu_counts();
 	}
 }

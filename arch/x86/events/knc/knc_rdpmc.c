@@ -15,7 +15,8 @@
 /* The CR4.PCE a CPU running @mm needs: set while one of its events is mapped. */
 static void knc_update_pce(void *mm)
 {
-	if (current->active_mm != mm)
+	/* No RDPMC is offered where CR4's helpers are KVM's alone. */
+	if (!KNC_X86_EXPORTS || current->active_mm != mm)
 		return;
 	if (atomic_read(&((struct mm_struct *)mm)->context.perf_rdpmc_allowed))
 		cr4_set_bits_irqsoff(X86_CR4_PCE);
