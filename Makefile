@@ -58,8 +58,9 @@
 #                   format-patch series against Linux 7.3 for upstream and
 #                   6.12 and 6.1 for stable, in build/linux-fixes/series/BASE/
 #                   (tests/host/linux-fixes.t)
-#   make debug-kernel  Linux 6.1 with KASAN, lockdep, UBSAN, KUnit and the
-#                   lockup detectors, and the fixes of make linux-fixes
+#   make debug-kernel  Linux 7.3 with the upstream series of make
+#                   linux-fixes, KASAN, lockdep, UBSAN, kmemleak, fault
+#                   injection, KUnit, gcov and the lockup detectors
 #                   (build/debug/linux; cached by content hash under
 #                   /var/cache/knc-pmu)
 #   make fixed-kernel  Linux 7.3 with the upstream series of make
@@ -174,10 +175,8 @@ define kbuild_copy
 	$(MAKE) -C $(2) M=$(CURDIR)/$(3) W=1 $(4) modules
 endef
 
-# The kernel takes 6.1's fixes only: its build, which make check starts
-# first, needs no other kernel's source.
 debug-kernel:
-	KNC_LINUX_FIXES_6_1_ONLY=1 tools/knc/debug-kernel.sh
+	tools/knc/debug-kernel.sh
 
 fixed-kernel:
 	tools/knc/fixed-kernel.sh
