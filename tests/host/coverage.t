@@ -3,7 +3,8 @@
 # tools/knc/coverage and tests/run's coverage job on a synthetic gcov
 # build: a file of arch/x86/events/knc/ compiled with --coverage into
 # build/debug/knc and run once, in a copy of the tool's tree. The floor is
-# a share of the instrumented lines, met or not; a failed suite, a missing
+# a share of the modules' instrumented lines, met or not, which the KUnit
+# build's copy of the same file does not make up; a failed suite, a missing
 # gcov build and a floor file without its share fail the job, as does
 # tests/run's job without a debug suite. As TAP.
 set -uo pipefail
@@ -26,9 +27,12 @@ int knc_fake(int x)
 	return x + 1;
 }
 
+#ifndef ARG
+#define ARG 1
+#endif
 int main(void)
 {
-	return knc_fake(1) == 2 ? 0 : 1;
+	return knc_fake(ARG) > 0 ? 0 : 1;
 }
 EOC
 # a suite's profile as knc-vm --gcov leaves it: under a path that names
@@ -50,7 +54,7 @@ cov() {
 line() { grep -E -q -- "$1" "$log" || { echo "no line matches $1"; false; } >>"$log"; }
 
 cov "percent 50" && line '^ok 1 - debug: the modules. profile, [1-9][0-9]* lines executed' &&
-	line '^ok 2 - coverage: the suites executed ([0-9]+) of ([0-9]+) instrumented lines \([0-9.]+%\), the floor is 50% ' &&
+	line '^ok 2 - coverage: the suites executed ([0-9]+) of ([0-9]+) instrumented lines of the modules \([0-9.]+%\), the floor is 50% ' &&
 	line '^1\.\.2$'
 result $? "a floor under the share executed: met, with the totals" "$log"
 
@@ -65,6 +69,20 @@ result $? "a floor file without its share fails" "$log"
 cov "percent 50" --failed debug-model
 [ $? -eq 1 ] && line '^not ok 2 - debug-model failed' && line '^ok 3 - coverage: the suites executed'
 result $? "a failed suite fails the job, which still counts the others' lines" "$log"
+
+# The KUnit build's copy of the file, its profile the other branch's: its
+# lines are its own, and the modules' line stays unexecuted.
+kprof=$tmp/cov/debug/suite/sys/kernel/debug/gcov$tmp/build/debug/kunit
+mkdir -p "$tmp/build/debug/kunit"
+(cd "$tmp/build/debug/kunit" &&
+	gcc --coverage -O0 -DARG=200 -o fake "$tmp/arch/x86/events/knc/knc_fake.c" &&
+	./fake && mkdir -p "$kprof" && mv ./*.gcda "$kprof/knc_fake.gcda" &&
+	for f in ./*.gcno; do mv "$f" knc_fake.gcno; done) >"$log" 2>&1 &&
+	cov "percent 100"
+[ $? -eq 1 ] && line '^not ok 2 - coverage: the suites executed [0-9]+ of [0-9]+ instrumented lines of the modules .*the floor is 100% ' &&
+	line '^# knc_fake\.c \(KUnit\) +[0-9]+ +[1-9]'
+result $? "the KUnit build's lines are its own: its calls do not count as the modules'" "$log"
+rm -rf "$tmp/build/debug/kunit" "$tmp/cov/debug/suite/sys/kernel/debug/gcov$tmp/build/debug/kunit"
 
 rm "$tmp"/build/debug/knc/*.gcno
 cov "percent 50"
