@@ -665,8 +665,10 @@ void knc_pmu_setup(struct knc_pmu *kp)
 		.start		= knc_pmu_start,
 		.stop		= knc_pmu_stop,
 		.read		= knc_pmu_read,
+#if KNC_X86_EXPORTS
 		.event_mapped	= knc_pmu_event_mapped,
 		.event_unmapped	= knc_pmu_event_unmapped,
+#endif
 		.event_idx	= knc_pmu_event_idx,
 	};
 	if (!knc_can_sample())

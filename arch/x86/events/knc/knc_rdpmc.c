@@ -12,11 +12,15 @@
 
 #include "knc_pmu.h"
 
+/*
+ * Where CR4's helpers are KVM's alone (KNC_X86_EXPORTS 0), knc offers no
+ * RDPMC and has no mapping callbacks.
+ */
+#if KNC_X86_EXPORTS
 /* The CR4.PCE a CPU running @mm needs: set while one of its events is mapped. */
 static void knc_update_pce(void *mm)
 {
-	/* No RDPMC is offered where CR4's helpers are KVM's alone. */
-	if (!KNC_X86_EXPORTS || current->active_mm != mm)
+	if (current->active_mm != mm)
 		return;
 	if (atomic_read(&((struct mm_struct *)mm)->context.perf_rdpmc_allowed))
 		cr4_set_bits_irqsoff(X86_CR4_PCE);
@@ -46,6 +50,7 @@ void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *mm)
 	if (atomic_dec_and_test(&mm->context.perf_rdpmc_allowed))
 		on_each_cpu_mask(mm_cpumask(mm), knc_update_pce, mm, 1);
 }
+#endif
 
 /*
  * Return: RDPMC's ECX plus one for the mmap page, 0 when user space may not
