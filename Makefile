@@ -63,11 +63,6 @@
 #                   injection, KUnit, gcov and the lockup detectors
 #                   (build/debug/linux; cached by content hash under
 #                   /var/cache/knc-pmu)
-#   make fixed-kernel  Linux 7.3 with the upstream series of make
-#                   linux-fixes, on tinyconfig and what a guest needs
-#                   (build/fixed-7.3/linux; cached by content hash under
-#                   /var/cache/knc-pmu): tests/run's suite linux-knc-7.3
-#                   boots it on the QEMU model
 #   make module-debug  knc_pmu.ko and knc_sim.ko (build/debug/knc), the
 #                   KUnit suites as knc_kunit.ko (build/debug/kunit),
 #                   knc_model_test.ko (build/debug/kmod) and a DKMS install
@@ -110,7 +105,7 @@ KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
 .PHONY: modules install test-modules module-6.1 module-7.3 module-7.2 all module-612 gen tools card check test demo bench perf qemu libpfm4 deps clean dkms-src \
-	intree perf-events-series perf-7.3-events linux-fixes perf-test fuzz debug-kernel fixed-kernel module-debug dkms-debug check-debug \
+	intree perf-events-series perf-7.3-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
 # The supported kernels: knc_pmu.ko's modinfo, dkms.conf and
@@ -177,9 +172,6 @@ endef
 
 debug-kernel:
 	tools/knc/debug-kernel.sh
-
-fixed-kernel:
-	tools/knc/fixed-kernel.sh
 
 # tools/knc/debug/kunit/Kbuild makes knc_kunit.ko of a copy of the sources.
 # DKMS builds and installs the modules for the debug kernel too, in a

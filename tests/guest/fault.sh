@@ -81,7 +81,7 @@ init_points() {
 			if (init) { if (!first) first = i; last = i }
 		}
 		/ knc_fail: / { point(); call = 0; init = 0; next }
-		/=> __do_sys_(f)?init_module/ { call = 1 }
+		/=> [_a-z0-9]*sys_f?init_module/ { call = 1 }
 		/=> do_one_initcall/ { init = 1 }
 		END {
 			point()

@@ -451,8 +451,8 @@ case_add "$(defect_or_fixed \
 # counter 0 (estimates, none 0). Patched, both counters count: the loop's
 # instructions exactly beside the watchdog, and two events together.
 # The NMI watchdog holds counter 0 where the kernel has one (Debian's, the
-# debug kernel); make fixed-kernel's has none: a pinned cycles event on
-# every CPU holds it there, as the watchdog's does.
+# debug kernel); where it has none, a pinned cycles event on every CPU
+# holds it, as the watchdog's does.
 t_card_stat_watchdog() {
 	local out status=0 holder=
 	out=$(mktemp)
@@ -551,7 +551,7 @@ t_perf73_json_event_counts() {
 case_add "perf 7.3 stat -e instructions_executed:u counts the loop exactly" t_perf73_json_event_counts user
 
 # The baseline every case starts from (lib.sh): the NMI watchdog off, so
-# that the cases have both counters (make fixed-kernel's has none).
+# that the cases have both counters.
 [ ! -e /proc/sys/kernel/nmi_watchdog ] || echo 0 >/proc/sys/kernel/nmi_watchdog
 perf_throttle_off
 run_cases "$@"

@@ -5,7 +5,7 @@
 # (default /var/cache/knc-pmu) share: one build at a time per cache
 # directory, older builds pruned, and a kernel tree configured from a base
 # target and a fragment, then checked against it. Sourced by
-# debug-kernel.sh, fixed-kernel.sh and linux-src.sh (all three), and by
+# debug-kernel.sh and linux-src.sh (both), and by
 # build-perf.sh and tests/host/intree.t (cache_prune). Its callers define
 # log and die.
 

@@ -9,15 +9,9 @@
 # each to its base, checks it with that tree's checkpatch.pl and builds it.
 #
 #   tools/knc/linux-fixes.sh [OUT]    (default: build/linux-fixes/series)
-#   tools/knc/linux-fixes.sh --6.1-only OUT   (or KNC_LINUX_FIXES_6_1_ONLY=1)
-#                   6.1's patches only (OUT/000[1-4]-*.patch and OUT/6.1/):
-#                   what tools/knc/debug-kernel.sh needs, from the 6.1
-#                   tarball alone, so that the debug kernel's build, which
-#                   make check starts first, waits for no other source
-#                   (make debug-kernel sets the variable)
 #   tools/knc/linux-fixes.sh --7.3-only OUT
 #                   7.3's series only (OUT/7.3/): what
-#                   tools/knc/fixed-kernel.sh needs, without reading the
+#                   tools/knc/debug-kernel.sh applies, without reading the
 #                   6.12 and 6.1 tarballs
 #
 #   OUT/BASE/knc/   the knc.c series (BASE 7.3, 6.12, 6.1): a cover letter
@@ -25,8 +19,6 @@
 #                   scripts/get_maintainer.pl
 #   OUT/BASE/x86/   the x86 core's RDPMC fix, one patch, a posting of its
 #                   own (arch/x86/events/core.c, any x86 PMU)
-#   OUT/000[1-4]-*.patch  6.1's patches of both, in the order a 6.1 kernel
-#                   takes them: what tools/knc/debug-kernel.sh applies
 #
 # Each base's series is made in a scratch git repository holding only the
 # files it touches, so it applies to the whole tree with `git am` or
@@ -34,8 +26,7 @@
 # that must match once, with what differs between the bases filled in
 # (the MSR accessors' names, event->mmap_count's type). Patch 1 uses the x86
 # core's event select helpers; on 6.1 it keeps its first form, the same
-# fix open-coded, which the debug kernel carries (another form would
-# rebuild that kernel). The messages, the notes below each "---" and the
+# fix open-coded. The messages, the notes below each "---" and the
 # cover letters are in tools/knc/linux-fixes/: NAME.msg and NAME.notes,
 # NAME-BASE.msg or NAME-BASE.notes where a base has its own, @BASE@ and
 # @WRMSR_SAFE@ filled in.
@@ -51,12 +42,10 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # ONLY: the one base to make (empty: all three)
 ONLY=
-[ "${KNC_LINUX_FIXES_6_1_ONLY:-0}" = 0 ] || ONLY=6.1
-case ${1:-} in
---6.1-only | --7.3-only)
-	ONLY=${1:2:3}
-	shift ;;
-esac
+if [ "${1:-}" = --7.3-only ]; then
+	ONLY=7.3
+	shift
+fi
 OUT=$(realpath -m "${1:-$REPO/build/linux-fixes/series}")
 KNC=arch/x86/events/intel/knc.c
 CORE=arch/x86/events/core.c
@@ -65,11 +54,9 @@ die() { echo "linux-fixes: $*" >&2; exit 1; }
 [ "$ONLY" = 7.3 ] || [ -f "$TARBALL_61" ] || die "$TARBALL_61 not found (apt-get install linux-source-6.1)"
 [ -n "$ONLY" ] || [ -f "$TARBALL_612" ] ||
 	die "$TARBALL_612 not found (apt-get install -t bookworm-backports linux-source-6.12; tools/knc/install-deps)"
-if [ "$ONLY" != 6.1 ]; then
-	# Linux 7.3's tree (cached; fetched from trixie-backports the first time)
-	TREE_73=${KNC_LINUX_TREE_73:-$("$REPO/tools/knc/linux-src.sh" 2>"$WORK/linux-src.log")} ||
-		die "tools/knc/linux-src.sh failed: $(cat "$WORK/linux-src.log")"
-fi
+# Linux 7.3's tree (cached; fetched from trixie-backports the first time)
+TREE_73=${KNC_LINUX_TREE_73:-$("$REPO/tools/knc/linux-src.sh" 2>"$WORK/linux-src.log")} ||
+	die "tools/knc/linux-src.sh failed: $(cat "$WORK/linux-src.log")"
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -280,30 +267,25 @@ maintainers() {
 }
 
 # Linux 7.3, for upstream: To: and Cc: for each series from its own patches.
-if [ "$ONLY" != 6.1 ]; then
-	base=7.3 wrmsr_safe=wrmsrq_safe mmap_count_read=refcount_read
-	mkdir -p "$WORK/$base/${KNC%/*}" && cd "$WORK/$base"
-	cp "$TREE_73/$KNC" "$KNC" && cp "$TREE_73/$CORE" "$CORE"
-	series
-	git format-patch -q -o "$WORK/plain/knc" base..knc
-	git format-patch -q -o "$WORK/plain/x86" knc..HEAD
-	mapfile -t knc_to < <(maintainers "$WORK"/plain/knc/000[1-9]-*.patch)
-	mapfile -t x86_to < <(maintainers "$WORK"/plain/x86/*.patch)
-	if [ ${#knc_to[@]} -eq 0 ] || [ ${#x86_to[@]} -eq 0 ]; then
-		die "get_maintainer.pl named nobody"
-	fi
-	git format-patch -q --notes --cover-letter "${knc_to[@]}" -o "$OUT/$base/knc" base..knc
-	text cover-letter txt >"$WORK/cover.txt"
-	python3 "$REPO/tools/knc/cover-letter.py" "$OUT/$base/knc/0000-cover-letter.patch" "$WORK/cover.txt"
-	git format-patch -q --notes "${x86_to[@]}" -o "$OUT/$base/x86" knc..HEAD
+base=7.3 wrmsr_safe=wrmsrq_safe mmap_count_read=refcount_read
+mkdir -p "$WORK/$base/${KNC%/*}" && cd "$WORK/$base"
+cp "$TREE_73/$KNC" "$KNC" && cp "$TREE_73/$CORE" "$CORE"
+series
+git format-patch -q -o "$WORK/plain/knc" base..knc
+git format-patch -q -o "$WORK/plain/x86" knc..HEAD
+mapfile -t knc_to < <(maintainers "$WORK"/plain/knc/000[1-9]-*.patch)
+mapfile -t x86_to < <(maintainers "$WORK"/plain/x86/*.patch)
+if [ ${#knc_to[@]} -eq 0 ] || [ ${#x86_to[@]} -eq 0 ]; then
+	die "get_maintainer.pl named nobody"
 fi
+git format-patch -q --notes --cover-letter "${knc_to[@]}" -o "$OUT/$base/knc" base..knc
+text cover-letter txt >"$WORK/cover.txt"
+python3 "$REPO/tools/knc/cover-letter.py" "$OUT/$base/knc/0000-cover-letter.patch" "$WORK/cover.txt"
+git format-patch -q --notes "${x86_to[@]}" -o "$OUT/$base/x86" knc..HEAD
 
 # 6.12 and 6.1, for stable: [PATCH 6.12 ...], [PATCH 6.1 ...].
-case $ONLY in
-'') bases=(6.12 6.1) ;;
-6.1) bases=(6.1) ;;
-7.3) bases=() ;;
-esac
+bases=(6.12 6.1)
+[ -z "$ONLY" ] || bases=()
 for base in "${bases[@]}"; do
 	wrmsr_safe=wrmsrl_safe mmap_count_read=atomic_read
 	tarball=$TARBALL_61
@@ -314,6 +296,4 @@ for base in "${bases[@]}"; do
 	series
 	format "$OUT/$base" "PATCH $base"
 done
-# 6.1's four in one, for tools/knc/debug-kernel.sh (still in $WORK/6.1)
-[ "$ONLY" = 7.3 ] || git format-patch -q --notes -o "$OUT" base..HEAD
 (cd "$OUT" && find . -name '*.patch' | sort)

@@ -161,8 +161,7 @@ baseline_pct=''
 declare -A baseline_vals=() baseline_args=()
 
 # knc_modules_loaded: the knc modules loaded, newest first, in REPLY (read
-# in bash: no program started); none on a kernel without modules (make
-# fixed-kernel's)
+# in bash: no program started); none on a kernel without modules
 knc_modules_loaded() {
 	local m _
 	REPLY=''

@@ -29,7 +29,7 @@
 
 struct open_args {
 	struct perf_event_attr attr;
-	char tail[64];		/* bytes past the attr a too-big size covers */
+	char tail[512];		/* bytes past the attr a too-big size covers */
 	int pid, cpu, group_fd;
 	unsigned long flags;
 	int group_size;		/* open this many events in one group */
@@ -47,7 +47,9 @@ struct row {
 	static void fn(struct open_args *a) { stmt; }
 
 FIELD_SET(size_small, a->attr.size = 8)
-FIELD_SET(size_big, a->attr.size = sizeof(a->attr) + 8; a->tail[0] = 1)
+/* past every field a kernel knows: the uapi header's attr may be older */
+FIELD_SET(size_big, a->attr.size = sizeof(a->attr) + sizeof(a->tail);
+	  a->tail[sizeof(a->tail) - 1] = 1)
 FIELD_SET(type_none, a->attr.type = 1000000)
 FIELD_SET(cfg_bit16, a->attr.config |= 1ULL << 16)
 FIELD_SET(cfg_bit22, a->attr.config |= 1ULL << 22)
@@ -106,7 +108,7 @@ FIELD_SET(exclude_hv, a->attr.exclude_hv = 1; a->attr.exclude_idle = 1;
 static const struct row rows[] = {
 	{ "size", "8 (below the first version's 64)", size_small, E2BIG, E2BIG,
 	  "perf_copy_attr() writes the size it knows back" },
-	{ "size", "its own size + 8, a tail byte set", size_big, E2BIG, E2BIG,
+	{ "size", "512 bytes past its own size, the last byte set", size_big, E2BIG, E2BIG,
 	  "the kernel cannot ignore fields it does not know" },
 	{ "type", "a number no PMU has", type_none, ENOENT, ENOENT,
 	  "no PMU takes it" },

@@ -25,9 +25,8 @@ finish() {
 	echo "$M-DMESG-BEGIN"
 	dmesg -s 4194304
 	echo "$M-DMESG-END"
-	# A kernel without ACPI (the fixed kernel, tools/knc/fixed-kernel.sh)
-	# cannot power off and would halt: it restarts, and QEMU, which runs
-	# with -no-reboot, exits.
+	# A kernel without ACPI cannot power off and would halt: it
+	# restarts, and QEMU, which runs with -no-reboot, exits.
 	if [ -d /sys/firmware/acpi ]; then
 		poweroff -f
 		echo o >/proc/sysrq-trigger

@@ -82,7 +82,7 @@ qemu_command() {
 		((no_acpi)) || cmdline+=" acpi=noirq"
 		((kmemleak)) || cmdline+=" kmemleak=off"
 	fi
-	# Without ACPI (make fixed-kernel's) Linux finds the CPUs in SeaBIOS's
+	# Without ACPI Linux finds the CPUs in SeaBIOS's
 	# MP table, which lists the first CPU of each package: a socket each.
 	local topology=threads=$threads
 	((!no_acpi)) || topology=sockets=$smp,cores=1,threads=1
