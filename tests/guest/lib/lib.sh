@@ -327,14 +327,15 @@ case_matches() {
 #             event parsing, listing and metrics, the JSON, PAPI, each
 #             event's encoding end to end), on the counting path the other
 #             cases drive: it runs once, on 6.12, where a guest is fastest
-#             (KNC_USER_CASES=0 skips it: tests/run on the debug kernel)
+#             (KNC_USER_CASES=0 skips it: tests/run on the debug kernel
+#             and on 6.1)
 # A case without WHY tests the driver, the simulator or the model alone:
-# the same on any kernel. With KNC_KERNEL_CASES=1 (tests/run on 6.12) only
-# the cases with a WHY run; the debug kernel runs the others too, but for
-# those tests/debug-cut lists ("SCRIPT: NAME"): the cases whose every line
-# of the modules another debug case executes too (tools/knc/coverage, make
-# coverage), which 6.12 runs instead (KNC_DEBUG_CUT=off: the list is not
-# read, as make coverage runs every case to measure).
+# the same on any kernel. With KNC_KERNEL_CASES=1 (tests/run on 6.12 and
+# 6.1) only the cases with a WHY run; the debug kernel runs the others too,
+# but for those tests/debug-cut lists ("SCRIPT: NAME"): counting cases whose
+# every line of the modules another debug case executes too, which 6.12
+# runs instead (KNC_DEBUG_CUT=off: the list is not read, as make coverage
+# runs every case to measure, and 6.1 runs only the kernel's cases).
 # The cases run in the order they were added, but that on Linux before 6.2
 # those with FLAGS "unloads" run first, and those with "last" always run
 # last. With KNC_SHUFFLE=SEED (a number; "off": as added) each of those
