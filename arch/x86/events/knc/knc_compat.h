@@ -13,6 +13,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kvm_types.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 #include <asm/hardirq.h>
 #include <asm/msr.h>
 
@@ -22,6 +23,11 @@
 #define wrmsrq(msr, val)	wrmsrl(msr, val)
 #define rdmsrq_safe(msr, p)	rdmsrl_safe(msr, p)
 #define wrmsrq_safe(msr, val)	wrmsrl_safe(msr, val)
+#endif
+
+/* kzalloc_obj(), which 7.2 and 7.3 have: kzalloc() of the object's size. */
+#ifndef kzalloc_obj
+#define kzalloc_obj(obj)	kzalloc(sizeof(obj), GFP_KERNEL)
 #endif
 
 /* The PMI count of /proc/interrupts: inc_irq_stat(apic_perf_irqs) in 6.12. */

@@ -54,7 +54,7 @@ struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
 		goto err_unlock;
 	}
 	ret = -ENOMEM;
-	kp = kzalloc(sizeof(*kp), GFP_KERNEL);
+	kp = kzalloc_obj(*kp);
 	if (!kp)
 		goto err_unlock;
 	kp->cpu_hw = alloc_percpu(struct knc_cpu_hw);
