@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Knights Corner core PMU: one source for Linux 6.1 up to 7.3. The sources
- * are written against the newest kernel's interfaces; what an older kernel
- * names otherwise is mapped here: by feature where a header defines a
- * macro, else by what the module's Makefile finds in the kernel's headers
- * or version (KNC_*). The symbol namespace, KNC_NS, is in knc_logic.h,
- * which the host's unit tests build too.
+ * Knights Corner core PMU: one source for Linux 6.1 up to 7.3, for the
+ * module (knc_pmu.h includes this header only where MODULE is defined).
+ * The sources are written against the newest kernel's interfaces; what an
+ * older kernel names otherwise is mapped here: by feature where a header
+ * defines a macro, else by what the module's Makefile finds in the
+ * kernel's headers or version (KNC_*), which some sources test in place
+ * (KNC_PIN_TASK_CONTEXT, KNC_MMAP_COUNT_ATOMIC, KNC_NO_X86_EXPORTS). The
+ * symbol namespace, KNC_NS, is in knc_logic.h, which the host's unit tests
+ * build too. The in-tree series leaves this header out.
  */
 #ifndef _KNC_COMPAT_H
 #define _KNC_COMPAT_H
@@ -46,13 +49,6 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
-/* event->mmap_count: a refcount_t in 7.3, an atomic_t in 6.12. */
-#ifdef KNC_MMAP_COUNT_ATOMIC
-#define knc_mmap_count(event)	atomic_read(&(event)->mmap_count)
-#else
-#define knc_mmap_count(event)	refcount_read(&(event)->mmap_count)
-#endif
-
 /*
  * Where linux/kvm_types.h defines EXPORT_SYMBOL_FOR_KVM (7.2 and 7.3 here),
  * the x86 core exports perf_get_x86_pmu_capability() and CR4's helpers to
@@ -60,9 +56,7 @@ static inline void hrtimer_setup(struct hrtimer *timer,
  * whether the cpu PMU counts and offers no RDPMC (knc_pmu_setup()).
  */
 #ifdef EXPORT_SYMBOL_FOR_KVM
-#define KNC_X86_EXPORTS		0
-#else
-#define KNC_X86_EXPORTS		1
+#define KNC_NO_X86_EXPORTS	1
 #endif
 
 #endif /* _KNC_COMPAT_H */

@@ -4,9 +4,9 @@
  *
  * Two general counters per hardware thread, 40 bits wide, programmed
  * through P6-style event selects (Intel document 327357-001, section 1.4).
- * A backend (struct knc_hw_ops) registers with knc_pmu_register(): the
- * native MSRs on a KNC coprocessor (knc_native.c), or a simulation of them
- * anywhere else. The core never asks which one it drives.
+ * The core reaches the registers through a backend (struct knc_hw_ops):
+ * the native MSRs on a KNC coprocessor (knc_native.c), or a simulation of
+ * them anywhere else. The core never asks which one it drives.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -356,47 +356,33 @@ static int knc_validate_group(struct perf_event *event)
 	return knc_assign(cntmask, NULL, n, assign) ? -EINVAL : 0;
 }
 
+#ifdef KNC_PIN_TASK_CONTEXT
 /*
  * Linux 6.1 keeps a task's perf context, and its pointer to this PMU, for
  * the task's whole life once a per-task event existed; unloading the module
  * that owns the PMU then leaves context switches calling into freed
  * memory. Pin that module from the first per-task event on. 6.2 reworked
  * contexts (each PMU's part is freed with its last event): only before it
- * is the module pinned.
+ * is the module pinned. One PMU is registered at a time, and once its
+ * module is pinned no other can be.
  */
-#ifdef KNC_PIN_TASK_CONTEXT
-static const bool knc_pin_task_context = true;
-#else
-static const bool knc_pin_task_context;
-#endif
-
-/*
- * Before 6.2 one PMU per context type, unless PMUs say they are of
- * heterogeneous CPUs: that lets knc share perf_hw_context with the x86
- * core PMU, and lets a reload take it again (6.1 remembers forever that a
- * PMU took it, and would otherwise WARN and demote knc to CPU-wide events
- * only). 6.2 gave each PMU its own part of a context, and dropped the cap.
- */
-#ifdef PERF_PMU_CAP_HETEROGENEOUS_CPUS
-#define KNC_PMU_CAPS	PERF_PMU_CAP_HETEROGENEOUS_CPUS
-#else
-#define KNC_PMU_CAPS	0
-#endif
+static atomic_t knc_task_pinned;
 
 static void knc_pin_for_task_context(struct knc_pmu *kp,
 				     struct perf_event *event)
 {
 	/* A built-in backend's PMU outlives every context. */
-	if (!knc_pin_task_context || !kp->pmu.module)
+	if (!kp->pmu.module)
 		return;
 	if (!(event->attach_state & PERF_ATTACH_TASK))
 		return;
-	if (atomic_xchg(&kp->task_pinned, 1))
+	if (atomic_xchg(&knc_task_pinned, 1))
 		return;
 	__module_get(kp->pmu.module);
 	pr_info("per-task event opened: %s pinned until reboot, as Linux 6.1 task contexts keep pointing at the PMU\n",
 		module_name(kp->pmu.module));
 }
+#endif
 
 /*
  * The table index of the event a generic type's config selects, or
@@ -508,7 +494,11 @@ static int knc_pmu_event_init(struct perf_event *event)
 	if (idx < 0)
 		return idx;
 	if (config & KNC_EVTSEL_ANY) {
-		ret = perf_allow_cpu(&event->attr);
+#ifdef MODULE
+		ret = knc_allow_cpu(event);
+#else
+		ret = perf_allow_cpu();
+#endif
 		if (ret)
 			return ret;
 	}
@@ -518,8 +508,10 @@ static int knc_pmu_event_init(struct perf_event *event)
 	if ((attr->sample_regs_user | attr->sample_regs_intr) &
 	    PERF_REG_EXTENDED_MASK)
 		return -EINVAL;
+#ifdef MODULE
 	if (is_sampling_event(event) && !knc_can_sample())
 		return -EOPNOTSUPP;
+#endif
 
 	hwc->config = knc_evtsel(config, !attr->exclude_user,
 				 !attr->exclude_kernel);
@@ -545,7 +537,9 @@ static int knc_pmu_event_init(struct perf_event *event)
 			return ret;
 		event->destroy = knc_event_destroy;
 	}
+#ifdef KNC_PIN_TASK_CONTEXT
 	knc_pin_for_task_context(kp, event);
+#endif
 	return 0;
 }
 
@@ -614,11 +608,12 @@ out:
 	return hweight_long(status);
 }
 
-
+#ifdef KNC_NO_X86_EXPORTS
 /*
  * Whether a PMU takes PERF_TYPE_HARDWARE events before knc does: the x86
  * core's, when it found counters. Asked of perf where the x86 core does not
- * export its capabilities (KNC_X86_EXPORTS).
+ * export its capabilities to modules (KNC_NO_X86_EXPORTS); there knc offers
+ * no RDPMC.
  */
 static bool knc_cpu_pmu_counts(void)
 {
@@ -637,13 +632,33 @@ static bool knc_cpu_pmu_counts(void)
 	return true;
 }
 
+static void knc_pmu_x86_caps(struct knc_pmu *kp)
+{
+	kp->generic_types = !knc_cpu_pmu_counts();
+}
+#else
+/*
+ * What the x86 core PMU counts: knc takes the generic types where it found
+ * no counters, and offers RDPMC where it knows KNC's counter width, which
+ * it writes on the mmap page.
+ */
+static void knc_pmu_x86_caps(struct knc_pmu *kp)
+{
+	struct x86_pmu_capability cap;
+
+	perf_get_x86_pmu_capability(&cap);
+	kp->generic_types = !cap.num_counters_gp;
+	kp->user_rdpmc = kp->ops->user_rdpmc &&
+			 cap.bit_width_gp == KNC_CNTVAL_BITS;
+}
+#endif
+
 /**
  * knc_pmu_setup - fill in what perf core knows of a backend's PMU
  * @kp: the PMU, its ops set
  *
- * The context is perf_hw_context, shared with the x86 core PMU
- * (KNC_PMU_CAPS). No cpumask attribute: perf would take the PMU for an
- * uncore one.
+ * The context is perf_hw_context, shared with the x86 core PMU. No cpumask
+ * attribute: perf would take the PMU for an uncore one.
  */
 void knc_pmu_setup(struct knc_pmu *kp)
 {
@@ -657,7 +672,6 @@ void knc_pmu_setup(struct knc_pmu *kp)
 	kp->pmu = (struct pmu) {
 		.module		= ops->owner,
 		.task_ctx_nr	= perf_hw_context,
-		.capabilities	= KNC_PMU_CAPS,
 		.attr_groups	= knc_attr_groups,
 		.event_init	= knc_pmu_event_init,
 		.add		= knc_pmu_add,
@@ -665,24 +679,28 @@ void knc_pmu_setup(struct knc_pmu *kp)
 		.start		= knc_pmu_start,
 		.stop		= knc_pmu_stop,
 		.read		= knc_pmu_read,
-#if KNC_X86_EXPORTS
+#ifndef KNC_NO_X86_EXPORTS
 		.event_mapped	= knc_pmu_event_mapped,
 		.event_unmapped	= knc_pmu_event_unmapped,
 #endif
 		.event_idx	= knc_pmu_event_idx,
 	};
+#ifdef PERF_PMU_CAP_HETEROGENEOUS_CPUS
+	/*
+	 * Before 6.2 one PMU per context type, unless PMUs say they are of
+	 * heterogeneous CPUs: that lets knc share perf_hw_context with the
+	 * x86 core PMU, and lets a reload take it again (6.1 remembers
+	 * forever that a PMU took it, and would otherwise WARN and demote
+	 * knc to CPU-wide events only). 6.2 gave each PMU its own part of a
+	 * context, and dropped the cap.
+	 */
+	kp->pmu.capabilities |= PERF_PMU_CAP_HETEROGENEOUS_CPUS;
+#endif
+#ifdef MODULE
 	if (!knc_can_sample())
 		kp->pmu.capabilities |= PERF_PMU_CAP_NO_INTERRUPT;
+#endif
 	if (boot_cpu_has(X86_FEATURE_HYBRID_CPU))
 		return;
-	if (KNC_X86_EXPORTS) {
-		struct x86_pmu_capability cap;
-
-		perf_get_x86_pmu_capability(&cap);
-		kp->generic_types = !cap.num_counters_gp;
-		kp->user_rdpmc = ops->user_rdpmc &&
-				 cap.bit_width_gp == KNC_CNTVAL_BITS;
-	} else {
-		kp->generic_types = !knc_cpu_pmu_counts();
-	}
+	knc_pmu_x86_caps(kp);
 }

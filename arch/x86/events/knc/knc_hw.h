@@ -3,10 +3,10 @@
  * Knights Corner core PMU: the hardware interface.
  *
  * The driver (knc_pmu) programs the PMU only through these ops. A
- * backend fills them and registers with knc_pmu_register():
- * the native backend (knc_native.c, also in knc_pmu) with the KNC MSRs,
- * or a simulator with per-CPU registers in memory. One backend
- * at a time: the PMI is one per CPU, and perf knows one PMU named "knc".
+ * backend fills them in: the native backend (knc_native.c, also in
+ * knc_pmu) with the KNC MSRs, or a simulator with per-CPU registers in
+ * memory. One backend at a time: the PMI is one per CPU, and perf knows
+ * one PMU named "knc".
  */
 #ifndef _KNC_HW_H
 #define _KNC_HW_H
@@ -81,9 +81,12 @@ struct knc_hw_ops {
 	struct pt_regs *(*sample_regs)(struct pt_regs *pmi_regs);
 };
 
+#ifdef MODULE
+/* Out of the tree, a backend in another module registers with these. */
 struct knc_pmu;
 
 struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops);
 void knc_pmu_unregister(struct knc_pmu *kp);
+#endif
 
 #endif /* _KNC_HW_H */

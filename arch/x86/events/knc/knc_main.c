@@ -5,8 +5,7 @@
  *
  * On a KNC whose PMU works, knc_pmu registers the knc PMU on the MSRs. On
  * any other CPU, or where the counters do not keep their values (an
- * emulator showing a KNC CPUID), there is no native PMU: see
- * knc_without_native_pmu().
+ * emulator showing a KNC CPUID), there is no native PMU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,38 +24,29 @@
  * the PMU here.
  */
 struct knc_pmu *knc_pmu_active;
-static DEFINE_MUTEX(knc_pmu_lock);
 static enum cpuhp_state knc_hp_state;
 
 /**
- * knc_pmu_register - register the knc PMU of a backend
- * @ops: the backend's register accesses; its owner owns the PMU
+ * knc_pmu_create - register the knc PMU of a backend
+ * @ops: the backend's register accesses
  *
  * Hooks the PMI, adds the PMU to CPU hotplug, which resets every online
  * CPU's PMU (ops->cpu_reset) where the registers are reserved from now on
  * (a backend without ops->reserve), and registers the PMU with perf as
- * "knc".
+ * "knc". No other backend's PMU may be registered.
  *
  * Context: process context; sleeps.
- * Return: the PMU, or an ERR_PTR(): -EBUSY while another backend's PMU is
- * registered.
+ * Return: the PMU, or an ERR_PTR().
  */
-struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
+struct knc_pmu *knc_pmu_create(const struct knc_hw_ops *ops)
 {
 	struct knc_pmu *kp;
 	int ret;
 
-	mutex_lock(&knc_pmu_lock);
-	if (knc_pmu_active) {
-		pr_err("%s PMU refused: the %s PMU is registered\n", ops->name,
-		       knc_pmu_active->ops->name);
-		ret = -EBUSY;
-		goto err_unlock;
-	}
-	ret = -ENOMEM;
 	kp = kzalloc_obj(*kp);
 	if (!kp)
-		goto err_unlock;
+		return ERR_PTR(-ENOMEM);
+	ret = -ENOMEM;
 	kp->cpu_hw = alloc_percpu(struct knc_cpu_hw);
 	if (!kp->cpu_hw)
 		goto err_free;
@@ -72,13 +62,19 @@ struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
 	ret = perf_pmu_register(&kp->pmu, "knc", -1);
 	if (ret)
 		goto err_cpuhp;
-	mutex_unlock(&knc_pmu_lock);
 
+#ifdef MODULE
 	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events, %s%s%s\n",
 		ops->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS, knc_num_events,
 		knc_can_sample() ? "sampling" : "counting only",
 		kp->generic_types ? ", generic events (no x86 core PMU)" : "",
 		kp->user_rdpmc ? ", rdpmc" : "");
+#else
+	pr_info("knc PMU registered: %s backend, %d counters of %d bits, %u events%s%s\n",
+		ops->name, KNC_NUM_COUNTERS, KNC_CNTVAL_BITS, knc_num_events,
+		kp->generic_types ? ", generic events (no x86 core PMU)" : "",
+		kp->user_rdpmc ? ", rdpmc" : "");
+#endif
 	return kp;
 
 err_cpuhp:
@@ -90,14 +86,46 @@ err_active:
 	free_percpu(kp->cpu_hw);
 err_free:
 	kfree(kp);
-err_unlock:
-	mutex_unlock(&knc_pmu_lock);
 	return ERR_PTR(ret);
+}
+
+#ifdef MODULE
+/*
+ * Out of the tree other modules register backends too (the simulator,
+ * knc_sim.ko), one at a time: the lock serializes their registrations, and
+ * each module's with its unregistration. knc_pmu's own native backend
+ * registers as knc_pmu loads, before another module can call in, and
+ * unregisters as it unloads, when none that could is loaded.
+ */
+static DEFINE_MUTEX(knc_pmu_lock);
+
+/**
+ * knc_pmu_register - register the knc PMU of another module's backend
+ * @ops: the backend's register accesses; its owner owns the PMU
+ *
+ * Context: process context; sleeps.
+ * Return: the PMU (knc_pmu_create()), or an ERR_PTR(): -EBUSY while
+ * another backend's PMU is registered.
+ */
+struct knc_pmu *knc_pmu_register(const struct knc_hw_ops *ops)
+{
+	struct knc_pmu *kp;
+
+	mutex_lock(&knc_pmu_lock);
+	if (knc_pmu_active) {
+		pr_err("%s PMU refused: the %s PMU is registered\n", ops->name,
+		       knc_pmu_active->ops->name);
+		kp = ERR_PTR(-EBUSY);
+	} else {
+		kp = knc_pmu_create(ops);
+	}
+	mutex_unlock(&knc_pmu_lock);
+	return kp;
 }
 EXPORT_SYMBOL_NS_GPL(knc_pmu_register, KNC_NS);
 
 /**
- * knc_pmu_unregister - unregister a PMU knc_pmu_register() returned
+ * knc_pmu_unregister - unregister the PMU of a backend
  * @kp: the PMU
  *
  * Called by the owner of the backend as it unloads; perf holds a
@@ -119,12 +147,12 @@ void knc_pmu_unregister(struct knc_pmu *kp)
 	kfree(kp);
 }
 EXPORT_SYMBOL_NS_GPL(knc_pmu_unregister, KNC_NS);
+#endif
 
 /**
  * knc_core_init - set up what every backend's PMU shares
  *
- * Finds perf's overflow path and throttle (sampling), builds the sysfs
- * event aliases and sets up the CPU hotplug state.
+ * Builds the sysfs event aliases and sets up the CPU hotplug state.
  *
  * Return: 0 or a negative errno.
  */
@@ -132,7 +160,6 @@ static int __init knc_core_init(void)
 {
 	int ret;
 
-	knc_perf_init();
 	ret = knc_sysfs_init();
 	if (ret)
 		return ret;
@@ -159,22 +186,30 @@ static int __init knc_pmu_init(void)
 {
 	int ret;
 
+#ifdef MODULE
+	/* perf's overflow path and throttle, for sampling */
+	knc_perf_init();
+#endif
 	ret = knc_core_init();
 	if (ret)
 		return ret;
 	ret = knc_native_init();
+#ifdef MODULE
+	/* The module stays, for another backend to register with. */
 	if (ret == -ENODEV)
 		ret = knc_without_native_pmu();
+#endif
 	if (ret)
 		knc_core_exit();
 	return ret;
 }
+module_init(knc_pmu_init);
 
+#ifdef MODULE
 static void __exit knc_pmu_exit(void)
 {
 	knc_native_exit();
 	knc_core_exit();
 }
-
-module_init(knc_pmu_init);
 module_exit(knc_pmu_exit);
+#endif

@@ -2,8 +2,8 @@
 /*
  * Knights Corner core PMU: what only the out-of-tree module needs, for
  * knc_perf.h. The in-tree driver is built in (it replaces
- * arch/x86/events/intel/knc.c), leaves this file out, and has its own
- * knc_perf.h.
+ * arch/x86/events/intel/knc.c) and leaves both out: the sources call these
+ * only where MODULE is defined.
  *
  *  - knc_perf_init(): perf_event_overflow() and perf_sample_event_took()
  *    are not exported to modules; found through kallsyms_lookup_name(),

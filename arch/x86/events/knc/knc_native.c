@@ -29,9 +29,11 @@ static const struct x86_cpu_id knc_native_ids[] = {
 };
 MODULE_DEVICE_TABLE(x86cpu, knc_native_ids);
 
+#ifdef MODULE
 static bool hw_check = true;
 module_param(hw_check, bool, 0444);
 MODULE_PARM_DESC(hw_check, "Refuse a native PMU whose counter MSRs do not keep what is written to them, as under an emulator; checked at load where no other driver holds them (default 1; 0 is for testing the MSR paths there)");
+#endif
 
 /*
  * Like the x86 core's check_hw_exists(): a hypervisor or emulator may
@@ -168,7 +170,9 @@ static int knc_native_reserve(void)
 		pr_warn_ratelimited("knc events get EBUSY: the cpu PMU's events or the NMI watchdog hold the counters (close them; 'echo 0 > /proc/sys/kernel/nmi_watchdog' or boot with nmi_watchdog=0)\n");
 		return -EBUSY;
 	}
+#ifdef MODULE
 	knc_clear_x86_dirty();
+#endif
 	pr_info_ratelimited("knc events hold the counters: the cpu PMU's events and the NMI watchdog get EBUSY until the last knc event is closed\n");
 	return 0;
 }
@@ -180,20 +184,31 @@ static void knc_native_release(void)
 }
 
 /*
- * Return: 0, or -ENODEV when the counters do not keep their values. Where
- * the cpu PMU or the NMI watchdog has them reserved, Linux's own check that
- * they work (check_hw_exists()) passed, and this one is not needed.
+ * Return: false when the counters do not keep their values. Where the cpu
+ * PMU or the NMI watchdog has them reserved, Linux's own check that they
+ * work (check_hw_exists()) passed, and this one is not needed.
  */
+static bool knc_native_works(void)
+{
+	bool works;
+
+#ifdef MODULE
+	if (!hw_check)
+		return true;
+#endif
+	if (!knc_native_reserve_pmc_hardware())
+		return true;
+	works = knc_native_counter_works();
+	knc_native_release_pmc_hardware();
+	return works;
+}
+
+/* Return: 0, or -ENODEV when the counters do not keep their values. */
 static int knc_native_probe(void)
 {
-	if (hw_check && knc_native_reserve_pmc_hardware()) {
-		bool works = knc_native_counter_works();
-
-		knc_native_release_pmc_hardware();
-		if (!works) {
-			pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU\n");
-			return -ENODEV;
-		}
+	if (!knc_native_works()) {
+		pr_info("KNC CPU, but the counter MSRs do not keep their values (virtualized?): no native PMU\n");
+		return -ENODEV;
 	}
 	knc_native_dir = debugfs_create_dir("knc_pmu", NULL);
 	debugfs_create_file("regs", 0400, knc_native_dir, NULL,
@@ -311,8 +326,6 @@ static const struct knc_hw_ops knc_native_ops = {
 	.write_spflt		= knc_native_write_spflt,
 };
 
-static struct knc_pmu *knc_native_pmu;
-
 /**
  * knc_native_init - register the knc PMU on the KNC MSRs, if they work
  *
@@ -325,19 +338,26 @@ int __init knc_native_init(void)
 
 	if (!x86_match_cpu(knc_native_ids) || knc_native_probe())
 		return -ENODEV;
-	kp = knc_pmu_register(&knc_native_ops);
+	kp = knc_pmu_create(&knc_native_ops);
 	if (IS_ERR(kp)) {
 		knc_native_remove();
 		return PTR_ERR(kp);
 	}
-	knc_native_pmu = kp;
 	return 0;
 }
 
+#ifdef MODULE
+/*
+ * As knc_pmu unloads, no other backend's module is loaded (each holds
+ * knc_pmu): the registered PMU, if any, is the native one.
+ */
 void knc_native_exit(void)
 {
-	if (knc_native_pmu) {
-		knc_pmu_unregister(knc_native_pmu);
+	struct knc_pmu *kp = knc_pmu_active;
+
+	if (kp) {
+		knc_pmu_unregister(kp);
 		knc_native_remove();
 	}
 }
+#endif

@@ -2,8 +2,9 @@
 /*
  * Knights Corner core PMU: the calls into perf core and the x86 core that
  * Linux does not export to modules, as the out-of-tree module makes them
- * (knc_module.c). The in-tree series replaces this header: built in, the
- * driver calls perf core directly.
+ * (knc_module.c), and what only the module does (the sources call these
+ * where MODULE is defined). The in-tree series leaves this header out:
+ * built in, the driver calls perf core directly.
  */
 #ifndef _KNC_PERF_H
 #define _KNC_PERF_H
@@ -28,10 +29,6 @@ extern knc_took_fn knc_took;
 			knc_took(sample_len_ns);		\
 	} while (0)
 
-/* perf_event_paranoid is not exported: knc_allow_cpu() in knc_module.c. */
-#define perf_allow_cpu(ptr)	\
-	knc_allow_cpu(container_of(ptr, struct perf_event, attr))
-
 /*
  * From 6.6 on apic_read() and apic_write() are static calls that modules
  * cannot link against; the apic driver struct they call through is
@@ -52,6 +49,7 @@ static inline bool knc_can_sample(void)
 
 void knc_perf_init(void);
 int knc_without_native_pmu(void);
+/* perf_allow_cpu(), as far as a module can check it */
 int knc_allow_cpu(struct perf_event *event);
 void knc_clear_x86_dirty(void);
 

@@ -12,8 +12,7 @@
  *   knc_main.c    registration, the entry point
  *   knc_native.c  the native backend, the KNC MSRs
  *
- * Backends see only knc_hw.h; what perf core gives the driver is in
- * knc_perf.h.
+ * Backends see only knc_hw.h.
  */
 #ifndef _KNC_PMU_H
 #define _KNC_PMU_H
@@ -23,10 +22,18 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 
-#include "knc_compat.h"
 #include "knc_hw.h"
 #include "knc_logic.h"
+
+#ifdef MODULE
+/*
+ * The module builds for Linux 6.1 up to 7.3 (knc_compat.h), and makes the
+ * calls into perf core that Linux does not export to modules through
+ * knc_module.c (knc_perf.h).
+ */
+#include "knc_compat.h"
 #include "knc_perf.h"
+#endif
 
 /**
  * struct knc_cpu_hw - per-CPU driver state
@@ -63,7 +70,6 @@ struct knc_cpu_hw {
  *	the x86 core knows their width, since arch_perf_update_userpage()
  *	fills pmc_width from it (true on a KNC kernel with Linux's own driver,
  *	false without a core PMU)
- * @task_pinned: the owner is pinned for Linux 6.1 task contexts
  * @active_events: the events for which the registers are reserved (with
  *	ops->reserve)
  * @reserve_lock: serializes reserving and releasing the registers
@@ -78,7 +84,6 @@ struct knc_pmu {
 	struct hlist_node node;
 	bool generic_types;
 	bool user_rdpmc;
-	atomic_t task_pinned;
 	atomic_t active_events;
 	struct mutex reserve_lock;
 	bool reserved;
@@ -139,6 +144,7 @@ int knc_cpu_offline(unsigned int cpu, struct hlist_node *node);
 
 /* knc_main.c */
 extern struct knc_pmu *knc_pmu_active;
+struct knc_pmu *knc_pmu_create(const struct knc_hw_ops *ops);
 
 /* knc_spflt.c */
 void knc_spflt_start(const struct knc_hw_ops *ops, struct knc_cpu_hw *cpuc,
@@ -160,6 +166,8 @@ void knc_sysfs_exit(void);
 
 /* knc_native.c */
 int knc_native_init(void);
+#ifdef MODULE
 void knc_native_exit(void);
+#endif
 
 #endif /* _KNC_PMU_H */

@@ -13,10 +13,10 @@
 #include "knc_pmu.h"
 
 /*
- * Where CR4's helpers are KVM's alone (KNC_X86_EXPORTS 0), knc offers no
+ * Where CR4's helpers are KVM's alone (KNC_NO_X86_EXPORTS), knc offers no
  * RDPMC and has no mapping callbacks.
  */
-#if KNC_X86_EXPORTS
+#ifndef KNC_NO_X86_EXPORTS
 /* The CR4.PCE a CPU running @mm needs: set while one of its events is mapped. */
 static void knc_update_pce(void *mm)
 {
@@ -61,8 +61,15 @@ void knc_pmu_event_unmapped(struct perf_event *event, struct mm_struct *mm)
  */
 int knc_pmu_event_idx(struct perf_event *event)
 {
-	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT) ||
-	    !knc_mmap_count(event))
+	if (!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
 		return 0;
+#ifdef KNC_MMAP_COUNT_ATOMIC
+	/* an atomic_t in 6.12 and before */
+	if (!atomic_read(&event->mmap_count))
+		return 0;
+#else
+	if (!refcount_read(&event->mmap_count))
+		return 0;
+#endif
 	return event->hw.idx + 1;
 }
