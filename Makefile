@@ -46,8 +46,9 @@
 #                   purged in a 6.1 and a 6.12 guest (TAP; DKMS compiles
 #                   under TCG there: not part of make check)
 #   make intree     the in-tree version: a git format-patch series against
-#                   Linux 6.1 in build/intree/series/ (tests/host/intree.t
-#                   builds a 6.1 kernel with it and runs its KUnit suites)
+#                   Linux 7.3 in build/intree/series/ (tests/host/intree.t
+#                   builds the 7.3 debug kernel with it and runs its KUnit
+#                   suites)
 #   make perf-events-series  perf's vendor events for KNC (the "cpu" PMU of
 #                   intel/knc.c): a git format-patch series against Linux
 #                   7.3 in build/perf-events/series/ (tests/host/perf-events-series.t)

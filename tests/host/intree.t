@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The in-tree series (tools/knc/intree-series.sh, `make intree`): it is
-# made, checkpatch finds nothing in it, and the debug kernel's Linux 6.1
-# tree (tools/knc/debug-kernel.sh) with it applied and the driver and its
-# KUnit tests built in (tools/knc/intree/kunit.config) builds without a
-# warning in knc/ (W=1), the driver calling perf_event_overflow() directly.
-# That kernel boots under QEMU and runs the KUnit suite of the event logic
+# made, it applies with git am to Linux 7.3 as Debian's linux-source-7.3
+# has it (tools/knc/linux-src.sh --tarball), 7.3's checkpatch finds nothing
+# in it, and the debug kernel's Linux 7.3 tree (tools/knc/debug-kernel.sh)
+# with it applied and the driver and its KUnit tests built in
+# (tools/knc/intree/kunit.config) builds without a warning in knc/ (W=1),
+# the driver calling perf core and the x86 core directly. That kernel
+# boots under QEMU and runs the KUnit suite of the event logic
 # (knc_logic*_test.c; the simulator's stays out of the tree, and
 # tests/guest/kunit.sh runs both on the debug kernel) under KASAN, lockdep
 # and UBSAN: each case is a test point, and the cases must be the ones the
@@ -21,51 +23,91 @@ log=$(mktemp)
 . tests/host/tap.sh
 # shellcheck source=tools/knc/cache-lib.sh
 . tools/knc/cache-lib.sh
-TARBALL=${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+TARBALL=${KNC_LINUX_73_TARBALL:-$(tools/knc/linux-src.sh --tarball 2>"$log")}
+TOP=linux-source-7.3
 CACHE=${KNC_CACHE:-/var/cache/knc-pmu}/intree
 SERIES=build/intree/series
 TREE=build/intree/linux
-CHECKPATCH=build/intree/checkpatch/scripts/checkpatch.pl
+AM=build/intree/am
+CHECKPATCH=build/intree/checkpatch-7.3/scripts/checkpatch.pl
 
 echo "TAP version 13"
-tools/knc/intree-series.sh >"$log" 2>&1
+if [ ! -f "$TARBALL" ]; then
+	echo "not ok 1 - no linux-source-7.3 tarball (tools/knc/linux-src.sh --tarball: $(cat "$log"))"
+	echo "1..1"
+	exit 1
+fi
+KNC_LINUX_73_TARBALL=$TARBALL tools/knc/intree-series.sh >"$log" 2>&1
 result $? "tools/knc/intree-series.sh makes the series" "$log"
 patches=("$SERIES"/000[1-9]-*.patch)
 [ "${#patches[@]}" -eq 4 ] && [ -f "$SERIES/0000-cover-letter.patch" ] &&
 	! grep -q '\*\*\*' "$SERIES/0000-cover-letter.patch"
 result $? "four patches and a filled-in cover letter"
 
-# The series is the driver as the tree has it: nothing of the out-of-tree
-# module (knc_module.c, its tools, a built-in test, the Makefile's kernel
-# version, the conditions on the kernel knc_compat.h and the Makefile
-# answer for the module, perf core found at run time), and not the
-# simulator, which stays out of the tree with its exports.
-grep -n -E 'knc_module|knc_sim|KNC_SIM|EXPORT_SYMBOL|KNC_NS|tools/knc|tests/unit|IS_BUILTIN|IS_MODULE\(|VERSION|KNC_(PIN_TASK_CONTEXT|NS_IDENT|HRTIMER_INIT|MMAP_COUNT_ATOMIC|LEAVE_MM_NO_CPU)|#if.*(rdmsrq|inc_perf_irq_stat|PERF_PMU_CAP_)|kallsyms|knc_overflow|knc_took|out-of-tree' \
+# The series is the driver as the tree has it, built in and written
+# against 7.3: nothing of the out-of-tree module (knc_module.c, its tools,
+# a built-in test, the Makefile's kernel version, knc_compat.h and the
+# conditions on the kernel it and the Makefile answer for the module,
+# knc_perf.h and perf core found at run time, what 7.3 removed, module
+# parameters, pinning the module, unloading, other modules' backends
+# registering), and not the simulator, which stays out of the tree with
+# its exports.
+grep -n -E 'knc_module|knc_sim|KNC_SIM|EXPORT_SYMBOL|KNC_NS|tools/knc|tests/unit|IS_BUILTIN|IS_MODULE\(|VERSION|KNC_(PIN_TASK_CONTEXT|NS_IDENT|HRTIMER_INIT|MMAP_COUNT_ATOMIC|NO_X86_EXPORTS|X86_EXPORTS|LEAVE_MM_NO_CPU)|#if.*(MODULE|rdmsrq|inc_perf_irq_stat|PERF_PMU_CAP_)|knc_compat|knc_perf(\.h|_init)|HETEROGENEOUS|hrtimer_init\(|kallsyms|knc_overflow|knc_took|knc_can_sample|__module_get|module_param|MODULE_PARM|hw_check|module_exit|knc_pmu_(un)?register|out-of-tree' \
 	"${patches[@]}" >"$log"
 [ $? -eq 1 ]
 result $? "the series carries none of the module's notions" "$log"
 
+# git am on pristine 7.3: a repository of the tarball's files the series
+# changes, which are all git am reads (the whole tree would take a minute
+# and more than a gigabyte more), and none of the files it adds in the
+# tarball. The series is made against pristine 7.3, as it is posted; the
+# kernel below applies it to the debug tree, which carries make
+# linux-fixes' series too.
+plain=$(tools/knc/plain-tar "$TARBALL")
+awk '/^diff --git /{ f = substr($3, 3) } /^new file mode/{ print f }' "${patches[@]}" |
+	sort -u >"$log.new"
+mapfile -t changed < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "${patches[@]}" |
+	sort -u | comm -23 - "$log.new" | sed "s|^|$TOP/|")
+am() { git -C "$AM" -c user.name=intree.t -c user.email=intree.t@localhost "$@"; }
+{
+	rm -rf "$AM" && mkdir -p "$AM" &&
+	tar xf "$plain" -C "$AM" --strip-components=1 --occurrence=1 "${changed[@]}" &&
+	! tar tf "$plain" | sed "s|^$TOP/||" | grep -x -F -f "$log.new" | sed 's/^/in the tarball already: /' | grep . &&
+	am init -q && am add -A -f && am commit -q -m "$TOP" &&
+	am am --whitespace=error-all "${patches[@]/#/$PWD/}" &&
+	[ "$(am rev-list --count HEAD)" -eq $((1 + ${#patches[@]})) ]
+} >"$log" 2>&1
+result $? "git am applies the series to $TOP as $(basename "$TARBALL") has it" "$log"
+rm -rf "$AM"
+
 if [ ! -x "$CHECKPATCH" ]; then
-	mkdir -p build/intree/checkpatch
-	tar xf "$(tools/knc/plain-tar "$TARBALL")" -C build/intree/checkpatch --strip-components=1 \
-		linux-source-6.1/scripts/checkpatch.pl linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch
+	mkdir -p "${CHECKPATCH%/scripts/*}"
+	tar xf "$plain" -C "${CHECKPATCH%/scripts/*}" --strip-components=1 \
+		$TOP/scripts/checkpatch.pl $TOP/scripts/spelling.txt \
+		$TOP/scripts/const_structs.checkpatch
 fi
 # FILE_PATH_CHANGES asks whether MAINTAINERS needs updating for the files
 # patch 3 adds; patch 1's entry covers arch/x86/events/knc/ (F:), which
 # --no-tree cannot see.
 for p in "${patches[@]}"; do
 	"$CHECKPATCH" --no-tree -q --ignore FILE_PATH_CHANGES "$p" >"$log" 2>&1
-	result $? "checkpatch: $(basename "$p")" "$log"
+	result $? "checkpatch (7.3): $(basename "$p")" "$log"
 done
 
-# The kernel: the debug kernel's tree (tools/knc/debug-kernel.sh, cached)
-# copied, its intel/knc.c put back as Debian has it (the debug kernel
-# carries make linux-fixes; the series removes the file), the series
-# applied and tools/knc/intree/kunit.config merged into
-# its .config, then built incrementally: only what the series and the new
-# options touch is compiled again, and the KUnit suites run under KASAN,
-# lockdep and UBSAN. arch/x86/events/knc/ is built first with W=1 and must
+# The kernel: the debug kernel's tree (tools/knc/debug-kernel.sh, cached:
+# Linux 7.3 with make linux-fixes' 7.3 series) copied, its intel/knc.c put
+# back as 7.3 has it, with the files the series changes that the debug
+# tree leaves out (Documentation/'s subdirectories), the series applied and
+# tools/knc/intree/kunit.config
+# merged into its .config, then built incrementally: only what the series
+# and the new options touch is compiled again, and the KUnit suites run
+# under KASAN, lockdep and UBSAN. The fixes series changes intel/knc.c,
+# which the series deletes, and the x86 core (arch/x86/events/core.c,
+# RDPMC), which the series leaves alone: the series stays against
+# pristine 7.3, as it is posted (git am above), and the fixes to the file
+# it replaces are undone here rather than rebased into it; the x86 core's
+# fix stays, as it would beside the series upstream. The patches apply
+# without fuzz. arch/x86/events/knc/ is built first with W=1 and must
 # not warn. Cached by a hash of everything it depends on: the patches but
 # for the lines that change with each run (commit ids and dates), the
 # config, this test, and the debug tree (its cache key names its inputs).
@@ -95,9 +137,11 @@ else
 	{
 		rm -rf "$TREE" && mkdir -p "$(dirname "$TREE")" &&
 		cp -a "$DEBUG_TREE" "$TREE" &&
-		tar xf "$(tools/knc/plain-tar "$TARBALL")" -C "$TREE" --strip-components=1 --occurrence=1 \
-			linux-source-6.1/arch/x86/events/intel/knc.c &&
-		cat "${patches[@]}" | patch -s -p1 -d "$TREE" &&
+		mapfile -t absent < <(for f in "${changed[@]}"; do
+			[ -e "$TREE/${f#"$TOP"/}" ] || echo "$f"; done) &&
+		tar xf "$plain" -C "$TREE" --strip-components=1 --occurrence=1 \
+			$TOP/arch/x86/events/intel/knc.c "${absent[@]}" &&
+		cat "${patches[@]}" | patch -s -p1 -F 0 -d "$TREE" &&
 		"$TREE"/scripts/kconfig/merge_config.sh -m -O "$TREE" "$TREE/.config" "$FRAG" &&
 		in_place make -s -C "$DEBUG_TREE" ARCH=x86_64 olddefconfig &&
 		! grep '^CONFIG_' "$FRAG" | grep -vxF -f "$TREE/.config" |
@@ -116,8 +160,11 @@ else
 			! ar t "$o/intel/built-in.a" | grep -q "knc\.o$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_event_overflow$" &&
 			nm "$o/knc/knc_core.o" | grep -q " U perf_sample_event_took$" &&
+			nm "$o/knc/knc_core.o" | grep -q " U perf_allow_cpu$" &&
+			nm "$o/knc/knc_core.o" | grep -q " U perf_get_x86_pmu_capability$" &&
+			nm "$o/knc/knc_rdpmc.o" | grep -q " U cr4_update_irqsoff$" &&
 			! nm "$o"/knc/knc_*.o | grep -q "register_kprobe" || st=1
-		[ $st -eq 0 ] || echo "a warning in knc/, not all of knc built in, intel/knc.o linked, or no direct perf_event_overflow() call" >>"$log"
+		[ $st -eq 0 ] || echo "a warning in knc/, not all of knc built in, intel/knc.o linked, or no direct call of perf_event_overflow(), perf_sample_event_took(), perf_allow_cpu(), perf_get_x86_pmu_capability() or cr4_update_irqsoff()" >>"$log"
 	fi
 	if [ $st -eq 0 ]; then
 		mkdir -p "$CACHE/$key" &&
@@ -129,7 +176,7 @@ else
 	fi
 	rm -rf "$TREE"
 fi
-result $st "Linux 6.1 with the series builds (the debug kernel + kunit.config: knc and its KUnit tests built in, knc/ W=1 clean)" "$log"
+result $st "Linux 7.3 with the series builds (the debug kernel + kunit.config: knc and its KUnit tests built in, knc/ W=1 clean)" "$log"
 
 # Boot it: the KUnit suites run at boot and kunit_shutdown ends QEMU. Each
 # KUnit case is a test point here, and the kernel must run exactly the
@@ -156,7 +203,7 @@ if [ $st -eq 0 ]; then
 	grep -q "reboot: Restarting system" "$log.boot"
 	result $? "the KUnit kernel finished its suites and shut down" "$log"
 fi
-rm -f "$log" "$log.build" "$log.boot" "$log.host" "$log.kunit"
+rm -f "$log" "$log.build" "$log.boot" "$log.host" "$log.kunit" "$log.new"
 
 echo "1..$n"
 exit $bad
