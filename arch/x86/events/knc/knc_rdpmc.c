@@ -12,11 +12,9 @@
 
 #include "knc_pmu.h"
 
-/*
- * Where CR4's helpers are KVM's alone (KNC_NO_X86_EXPORTS), knc offers no
- * RDPMC and has no mapping callbacks.
- */
-#ifndef KNC_NO_X86_EXPORTS
+#ifdef KNC_NO_X86_EXPORTS
+/* CR4's helpers are KVM's alone: knc offers no RDPMC, maps no page itself. */
+#else
 /* The CR4.PCE a CPU running @mm needs: set while one of its events is mapped. */
 static void knc_update_pce(void *mm)
 {
