@@ -4,12 +4,14 @@
 
 Documentation/admin-guide/perf/knc.rst, "Errors and what to do", quotes
 what a user sees: each term is ``COMMAND``: ``MESSAGE`` [/ ``MESSAGE``]
-[(perf 6.1: ``MESSAGE``)]. Each quoted message is checked against the
-program that prints it, as shipped:
+[(perf V: ``MESSAGE`` [/ ``MESSAGE``])...]. Each quoted message is
+checked against the program that prints it, as shipped:
 
-* perf: the strings of perf 6.12 (Debian's linux-perf, /usr/bin/perf) and
-  of perf 6.1 (make perf: build/perf/perf); a message given for perf 6.1
-  alone is checked there, and the one beside it then for 6.12 only;
+* perf: the strings of perf 6.12 (Debian's linux-perf from
+  bookworm-backports, /usr/bin/perf), and the string literals of perf
+  6.1's source (Debian 12's own linux-perf: linux-source-6.1's
+  tools/perf); a message given for perf V alone is checked there, and the
+  one beside it for the other versions only;
 * insmod, rmmod: the strings of kmod (/usr/bin/kmod);
 * dmesg: the kernel's source, Linux 6.1 (the debug kernel's tree, make
   debug-kernel, or else linux-source-6.1's tarball).
@@ -30,7 +32,10 @@ import tarfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 GUIDE = os.path.join(ROOT, "Documentation/admin-guide/perf/knc.rst")
-PERF = {"6.12": "/usr/bin/perf", "6.1": os.path.join(ROOT, "build/perf/perf")}
+PERF = {"6.12": "/usr/bin/perf"}
+# perf 6.1 by its source, in the tarball
+PERF_SOURCE = "6.1"
+VERSIONS = ["6.1", "6.12"]
 KMOD = "/usr/bin/kmod"
 TARBALL = "/usr/src/linux-source-6.1.tar.xz"
 TREE = os.path.join(ROOT, "build/debug/linux")
@@ -69,15 +74,33 @@ def c_strings(text):
     return "\n".join(out)
 
 
-def kernel_source():
+def tarball_sources():
+    """The string literals of the tarball's KERNEL_FILE and of its perf's
+    sources (tools/perf), from its plain copy (tools/knc/plain-tar)"""
+    plain = subprocess.run([os.path.join(ROOT, "tools/knc/plain-tar"), TARBALL],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    kernel, perf = None, []
+    with tarfile.open(plain) as tf:
+        for m in tf:
+            name = m.name.split("/", 1)[-1]
+            if not m.isfile() or not (name == KERNEL_FILE or name.startswith("tools/perf/")
+                                      and name.endswith((".c", ".h", ".y", ".l"))):
+                continue
+            text = c_strings(tf.extractfile(m).read().decode("utf-8", "replace"))
+            if name == KERNEL_FILE:
+                kernel = text
+            else:
+                perf.append(text)
+    if kernel is None or not perf:
+        raise FileNotFoundError(f"{KERNEL_FILE} or tools/perf in {TARBALL}")
+    return kernel, "\n".join(perf)
+
+
+def kernel_source(from_tarball):
     if os.path.exists(os.path.join(TREE, KERNEL_FILE)):
         with open(os.path.join(TREE, KERNEL_FILE), encoding="utf-8") as f:
             return c_strings(f.read())
-    with tarfile.open(TARBALL) as tf:
-        for m in tf:
-            if m.name.endswith("/" + KERNEL_FILE):
-                return c_strings(tf.extractfile(m).read().decode("utf-8", "replace"))
-    raise FileNotFoundError(KERNEL_FILE)
+    return from_tarball
 
 
 def parts(msg):
@@ -100,11 +123,14 @@ def terms():
         if not m:
             continue
         cmd, rest = (m.group(1) or m.group(2)).split()[0], m.group(3)
-        only61 = re.findall(r"\(perf 6\.1: ``(.+?)``\)", rest)
-        rest = re.sub(r"\(perf 6\.1: ``.+?``\)|\(or ``[^`]+``\)", "", rest)
-        msgs = [(q, ["6.12"] if only61 else ["6.12", "6.1"]) for q in re.findall(r"``(.+?)``", rest)
+        # (perf V: ``MESSAGE`` [/ ``MESSAGE``...])
+        note = r"\(perf (\d+\.\d+): ((?:``.+?``|[^`()])*)\)"
+        notes = [(v, q) for v, text in re.findall(note, rest) for q in re.findall(r"``(.+?)``", text)]
+        rest = re.sub(note + r"|\(or ``[^`]+``\)", "", rest)
+        noted = {v for v, _ in notes}
+        msgs = [(q, [v for v in VERSIONS if v not in noted]) for q in re.findall(r"``(.+?)``", rest)
                 if not re.fullmatch(r"E[A-Z]+", q)]
-        msgs += [(q, ["6.1"]) for q in only61]
+        msgs += [(q, [v]) for v, q in notes]
         yield cmd, msgs
 
 
@@ -116,8 +142,11 @@ def main():
             texts["perf " + v] = strings(path)
     if os.path.exists(KMOD):
         texts["kmod"] = strings(KMOD)
-    if os.path.exists(TARBALL) or os.path.exists(TREE):
-        texts["Linux 6.1's " + KERNEL_FILE] = kernel_source()
+    kernel = None
+    if os.path.exists(TARBALL):
+        kernel, texts["perf " + PERF_SOURCE] = tarball_sources()
+    if kernel is not None or os.path.exists(os.path.join(TREE, KERNEL_FILE)):
+        texts["Linux 6.1's " + KERNEL_FILE] = kernel_source(kernel)
     found = list(terms())
     result(len(found) >= 8, f"the guide's error list is read ({len(found)} terms)")
     for cmd, msgs in found:
@@ -142,7 +171,7 @@ def main():
                 diag.append(f"no program known for '{cmd}'")
             for w in where:
                 if w not in texts:
-                    diag.append(f"{w} is missing (make perf; apt-get install kmod linux-source-6.1)")
+                    diag.append(f"{w} is missing (apt-get install linux-perf kmod linux-source-6.1)")
                     continue
                 for lit in lits:
                     if lit not in texts[w]:
