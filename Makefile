@@ -30,7 +30,9 @@
 #   make check      install what is missing, build, run every test (TAP)
 #   make demo       boot guests and show perf on the simulated KNC PMU and
 #                   on the QEMU KNC PMU model
-#   make perf       build perf 6.1 with the KNC event tables (build/perf/perf)
+#   make perf       build perf 7.3 with perf's vendor events for KNC (the
+#                   series below) and the knc tables (build/perf/perf;
+#                   cached by content hash under /var/cache/knc-pmu)
 #   make qemu       build Debian's QEMU 11.1 (sid's) with the KNC PMU
 #                   model (tools/knc/qemu/; build/qemu/; cached by content
 #                   hash under /var/cache/knc-pmu)
@@ -52,8 +54,6 @@
 #   make perf-events-series  perf's vendor events for KNC (the "cpu" PMU of
 #                   intel/knc.c): a git format-patch series against Linux
 #                   7.3 in build/perf-events/series/ (tests/host/perf-events-series.t)
-#   make perf-7.3-events  perf 7.3 with that series (build/perf-7.3-events/perf;
-#                   cached by content hash under /var/cache/knc-pmu)
 #   make linux-fixes  fixes to Linux's own KNC driver (intel/knc.c) and, in a
 #                   series of its own, to the x86 core's RDPMC offer: git
 #                   format-patch series against Linux 7.3 for upstream and
@@ -106,7 +106,7 @@ KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
 .PHONY: modules install test-modules module-6.1 module-7.3 module-7.2 all module-612 gen tools card check test demo bench perf qemu libpfm4 deps clean dkms-src \
-	intree perf-events-series perf-7.3-events linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
+	intree perf-events-series linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
 # The supported kernels: knc_pmu.ko's modinfo, dkms.conf and
@@ -304,10 +304,6 @@ intree:
 
 perf-events-series:
 	tools/knc/perf-events-series.sh
-
-# Up to 8 minutes of CPU cold (unpacking included); then from the cache.
-perf-7.3-events: perf-events-series
-	tools/knc/build-perf.sh --linux 7.3 --series build/perf-events/series --out build/perf-7.3-events
 
 linux-fixes:
 	tools/knc/linux-fixes.sh

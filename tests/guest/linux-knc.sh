@@ -508,10 +508,9 @@ case_add "$(defect_or_fixed 	"defect: knc-stat keeps events off counter 1: two a
 # knc-stat's cases (lib/card.sh) on the cpu PMU
 cases+=("${CARD_CASES[@]}")
 
-# perf 7.3 built from the vendor events series (make perf-7.3-events)
-# finds the knightscorner tables by the CPUID alone: no PERF_CPUID, no knc
-# module. tests/host/perf-events-series.t builds it.
-PERF73=build/perf-7.3-events/perf
+# make perf's perf 7.3, built with the vendor events series, finds the
+# knightscorner tables by the CPUID alone: no PERF_CPUID, no knc module.
+PERF73=build/perf/perf
 
 # Every event and metric of the series, with its descriptions, in perf
 # list -j, perf list and perf list metric; every metric parses.

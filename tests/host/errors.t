@@ -8,10 +8,11 @@ what a user sees: each term is ``COMMAND``: ``MESSAGE`` [/ ``MESSAGE``]
 checked against the program that prints it, as shipped:
 
 * perf: the strings of perf 6.12 (Debian's linux-perf from
-  bookworm-backports, /usr/bin/perf), and the string literals of perf
-  6.1's source (Debian 12's own linux-perf: linux-source-6.1's
-  tools/perf); a message given for perf V alone is checked there, and the
-  one beside it for the other versions only;
+  bookworm-backports, /usr/bin/perf) and of perf 7.3 (make perf:
+  build/perf/perf), and the string literals of perf 6.1's source (Debian
+  12's own linux-perf: linux-source-6.1's tools/perf); a message given for
+  perf V alone is checked there, and the one beside it for the other
+  versions only;
 * insmod, rmmod: the strings of kmod (/usr/bin/kmod);
 * dmesg: the kernel's source, Linux 6.1 (the debug kernel's tree, make
   debug-kernel, or else linux-source-6.1's tarball).
@@ -32,10 +33,10 @@ import tarfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 GUIDE = os.path.join(ROOT, "Documentation/admin-guide/perf/knc.rst")
-PERF = {"6.12": "/usr/bin/perf"}
+PERF = {"6.12": "/usr/bin/perf", "7.3": os.path.join(ROOT, "build/perf/perf")}
 # perf 6.1 by its source, in the tarball
 PERF_SOURCE = "6.1"
-VERSIONS = ["6.1", "6.12"]
+VERSIONS = ["6.1", "6.12", "7.3"]
 KMOD = "/usr/bin/kmod"
 TARBALL = "/usr/src/linux-source-6.1.tar.xz"
 TREE = os.path.join(ROOT, "build/debug/linux")
@@ -171,7 +172,7 @@ def main():
                 diag.append(f"no program known for '{cmd}'")
             for w in where:
                 if w not in texts:
-                    diag.append(f"{w} is missing (apt-get install linux-perf kmod linux-source-6.1)")
+                    diag.append(f"{w} is missing (make perf; apt-get install linux-perf kmod linux-source-6.1)")
                     continue
                 for lit in lits:
                     if lit not in texts[w]:

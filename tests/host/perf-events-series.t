@@ -10,12 +10,12 @@
 # accepts the patched tree and emits the knightscorner tables for the KNC
 # CPUID; the files it adds are what tools/knc/gen-events.py makes of
 # tools/perf/pmu-events/knc/ today (no drift) and keep the perf tree's
-# JSON layout. A perf built from the series (`make perf-7.3-events`:
-# build/perf-7.3-events/perf, from its cache, or up to 8 CPU-minutes cold)
-# is built from this series (its build stamp names the patches), and perf
-# test's PMU JSON and metric parsing suites pass, and on a KNC CPUID
-# (PERF_CPUID, a fake sysfs with Linux's KNC "cpu" PMU) perf list shows
-# every event and metric (tests/host/perf-events-list.py). The 7.3 files
+# JSON layout. The perf of `make perf` (perf 7.3: build/perf/perf, from
+# its cache, or some CPU-minutes cold) is built from this series (its
+# build stamp names the patches), perf test's PMU JSON and metric parsing
+# suites pass, and on a KNC CPUID (PERF_CPUID, a fake sysfs with Linux's
+# KNC "cpu" PMU) perf list shows every event and metric
+# (tests/host/perf-events-list.py). The 7.3 files
 # are unpacked once into build/perf-events/linux-7.3 (a stamp names the
 # tarball). Prints TAP.
 set -uo pipefail
@@ -29,7 +29,7 @@ TOP=linux-source-7.3
 B=build/perf-events
 SERIES=$B/series
 BASE=$B/linux-7.3
-PERF=build/perf-7.3-events/perf
+PERF=build/perf/perf
 PMU_EVENTS=tools/perf/pmu-events
 MODEL=$PMU_EVENTS/arch/x86/knightscorner
 
@@ -174,10 +174,10 @@ sys.exit(1 if bad else 0)
 PY
 result $? "the files have the perf tree's layout (sorted keys and names, no Unit, mapfile order)" "$log"
 
-# perf 7.3 with the series (tests/guest/linux-knc.sh runs it on the
-# model), built or taken from the cache: its build stamp, the cache's key,
-# names each patch of this series by its contents (build-perf.sh leaves
-# out the commit ids, dates and recipients).
+# make perf's perf 7.3 (tests/guest/linux-knc.sh runs it on the model),
+# built or taken from the cache: its build stamp, the cache's key, names
+# each patch of this series by its contents (build-perf.sh leaves out the
+# commit ids, dates and recipients).
 stamp_has_series() {
 	local p
 	for p in "${patches[@]}"; do
@@ -185,8 +185,8 @@ stamp_has_series() {
 			"$(dirname "$PERF")/.build-stamp" || { echo "not built from $p"; return 1; }
 	done
 }
-make -s perf-7.3-events >"$log" 2>&1 && [ -x "$PERF" ] && stamp_has_series >>"$log" 2>&1
-result $? "make perf-7.3-events: $PERF, built from this series" "$log"
+make -s perf >"$log" 2>&1 && [ -x "$PERF" ] && stamp_has_series >>"$log" 2>&1
+result $? "make perf: $PERF, built from this series" "$log"
 if [ -x "$PERF" ]; then
 	# By number: perf test matches a suite of subtests by their names.
 	for t in "PMU JSON event tests" "Parse and process metrics"; do

@@ -1,115 +1,118 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-perf.sh - build perf 6.1 (Debian linux-source-6.1) with the Knights
-# Corner pmu-events tables compiled in.  Called by the top-level `make perf`.
+# build-perf.sh - build perf 7.3 (Debian's linux-source-7.3, as
+# tools/knc/linux-src.sh --tarball fetches it) with perf's vendor events
+# for Knights Corner (the series of tools/knc/perf-events-series.sh: the
+# events of the core PMU, "cpu", Linux's own KNC driver) and the knc
+# tables (tools/perf/pmu-events/knc/*.json: the events of the PMU "knc",
+# knc_pmu.ko) compiled in.  Called by the top-level `make perf`.
 #
-# Steps (see --help): unpack the kernel source once into build/perf/src/,
-# apply tools/knc/patches/*.patch, copy tools/perf/pmu-events/knc/*.json into
-# arch/x86/knightscorner/, add the KNC mapfile row, build perf out of tree
-# into build/perf/obj/ and leave the binary at build/perf/perf.  A stamp
-# skips all of it when nothing changed.
-#
-# With --linux 7.3 --series DIR --out OUT (`make perf-7.3-events`): perf
-# 7.3 (Debian's linux-source-7.3, fetched by tools/knc/linux-src.sh
-# --tarball) with a git format-patch series applied instead, the one of
-# tools/knc/perf-events-series.sh, which carries the tables itself; the
-# binary is OUT/perf.
+# Steps (see --help): make the series into build/perf/series/, unpack the
+# kernel source once into build/perf/src/, apply the series and
+# tools/knc/patches/*.patch, add the knc events to the series' model
+# directory, build perf out of tree into build/perf/obj/ and leave the
+# binary at build/perf/perf.  Stamps skip all of it when nothing changed.
 
 set -euo pipefail
 
 # Debian packages perf's build needs (installed by the top-level Makefile,
-# not by this script).  python3 runs jevents.py; xz-utils and patch are used
-# here; the -dev packages are what perf 6.1's feature detection needs for the
-# features we keep (libelf/libdw: symbols, probes, DWARF unwinding; zstd, cap,
-# numa, zlib, lzma: compressed data, capabilities, `perf bench numa`).
-PERF_BUILD_DEPS="make gcc libc6-dev python3 xz-utils patch pkg-config flex bison \
-libelf-dev libdw-dev libtraceevent-dev libzstd-dev libcap-dev libnuma-dev \
-zlib1g-dev liblzma-dev"
-# Debian package that ships the kernel source tarball.
-PERF_SOURCE_PACKAGE="linux-source-6.1"
+# not by this script).  python3 runs jevents.py; xz-utils, patch and git
+# (tools/knc/perf-events-series.sh) are used here; the -dev packages are
+# the optional libraries of perf 7.3 this build keeps, as perf 6.1's
+# feature detection found them on Debian 12 (libelf/libdw: symbols,
+# probes, DWARF unwinding; libtraceevent: tracepoints, perf trace, sched,
+# kmem; zstd, numa, zlib, lzma: compressed data, `perf bench numa`).  The
+# others are off (MAKE_VARS), whatever the machine has installed.
+PERF_BUILD_DEPS="make gcc libc6-dev python3 xz-utils patch git pkg-config flex bison \
+libelf-dev libdw-dev libtraceevent-dev libzstd-dev libnuma-dev zlib1g-dev liblzma-dev"
 
 SCRIPT_PATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")"
 REPO="$(cd "$(dirname "$SCRIPT_PATH")/../.." && pwd)"
 
-LINUX=6.1
-SERIES=
 # Only what perf's build reads: tools/ (perf, its libs, tools/include), the
 # top Makefile and scripts/ (PERF-VERSION-GEN runs `make kernelversion`),
-# include/ and arch/x86/ (header cross-checks, memcpy/memset sources).
-EXTRACT_PATHS=(Makefile tools scripts include arch/x86)
+# include/ and arch/x86/ (header cross-checks, memcpy/memset sources), and
+# what its tools/perf/MANIFEST names outside tools/ besides.
+EXTRACT_PATHS=(Makefile tools scripts include arch/x86 arch/arm64/tools kernel/bpf/disasm.c
+	kernel/bpf/disasm.h)
 
-JSON_DIR="${KNC_JSON_DIR:-$REPO/tools/perf/pmu-events/knc}"
+JSON_DIR="$REPO/tools/perf/pmu-events/knc"
 PATCH_DIR="$REPO/tools/knc/patches"
 OUT="$REPO/build/perf"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
-MAPFILE_ROW="GenuineIntel-11-1,v1,knightscorner,core"
 MODEL_DIR="knightscorner"
-MAKE_VARS=(LIBTRACEEVENT_DYNAMIC=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1 WERROR=0)
+TABLES="tools/perf/pmu-events/arch"
+# No BPF skeletons (bpftool and vmlinux.h would be built for them), no
+# ShellCheck of perf's own tests, no Rust test workload (with a rustc on
+# the PATH, ar aborts on its archive: "LLVM ERROR: Invalid encoding"), and
+# none of the optional libraries PERF_BUILD_DEPS does not name.
+MAKE_VARS=(WERROR=0 BUILD_BPF_SKEL=0 NO_SHELLCHECK=1 NO_RUST=1 NO_JVMTI=1 NO_LIBPYTHON=1
+	NO_LIBBPF=1 NO_SLANG=1 NO_DEMANGLE=1 NO_LIBUNWIND=1 NO_LIBPFM4=1 NO_CAPSTONE=1
+	NO_LIBLLVM=1 NO_BABELTRACE2=1 NO_LIBDEBUGINFOD=1)
 
 usage() {
 	cat <<EOF
-Usage: tools/knc/build-perf.sh [--force] [--json-dir DIR]
-       tools/knc/build-perf.sh --linux 7.3 --series DIR --out DIR [--force]
+Usage: tools/knc/build-perf.sh [--force]
        tools/knc/build-perf.sh --series-digest PATCH
        tools/knc/build-perf.sh --print-deps | --help
 
-Build perf 6.1 with the Knights Corner (PMU "knc") pmu-events tables and
-leave it at build/perf/perf (relative to the repository root).
+Build perf 7.3 with perf's vendor events for Knights Corner (the events of
+the core PMU "cpu", as Linux's own KNC driver has it) and the Knights
+Corner tables (the events of the PMU "knc", knc_pmu.ko) and leave it at
+build/perf/perf (relative to the repository root).
 
-  1. Unpack $TARBALL
-     (package $PERF_SOURCE_PACKAGE) into build/perf/src/, only
-     ${EXTRACT_PATHS[*]}; done once (again only if the tarball or a patch
-     changes).
-  2. Apply tools/knc/patches/*.patch (jevents.py: Unit "knc" -> PMU "knc"),
-     add the mapfile row "$MAPFILE_ROW" to
-     tools/perf/pmu-events/arch/x86/mapfile.csv, and copy the JSON files to
-     tools/perf/pmu-events/arch/x86/$MODEL_DIR/.
-  3. make -C tools/perf ${MAKE_VARS[*]} O=build/perf/obj -j$JOBS
-     (output in build/perf/build.log; its tail is shown on failure).
-  4. Copy the binary to build/perf/perf.
+  1. tools/knc/perf-events-series.sh build/perf/series: the vendor events
+     series (intel_metrics.py, the knightscorner events and mapfile.csv
+     row, the metrics).
+  2. Unpack linux-source-7.3's tarball (tools/knc/linux-src.sh --tarball
+     fetches it) into build/perf/src/: only what perf's build reads. Done
+     once: again only if the tarball, a patch to perf's code or the files
+     the tables' patches touch change.
+  3. Apply the series' patches to perf's code (intel_metrics.py) and
+     tools/knc/patches/*.patch (jevents.py: Unit "knc" -> PMU "knc";
+     evsel.c: -F beats an alias's default period). Then, on every build,
+     apply the series' patches of the tables ($TABLES/) to
+     the files as unpacked, and add the events of
+     tools/perf/pmu-events/knc/*.json (each "Unit": "knc") to the series'
+     files of the same topic in arch/x86/$MODEL_DIR/. The metrics are the
+     series': its knc-metrics.json is made from the same metrics.json,
+     and its metrics hold on either PMU.
+  4. make -C tools/perf O=build/perf/obj -j$JOBS, with WERROR=0, no BPF
+     skeletons and none of perf's optional libraries but those of the
+     packages below (output in build/perf/build.log; its tail is shown on
+     failure).
+  5. Copy the binary to build/perf/perf.
 
-A stamp (sha256 of the JSON files, this script and the patches, plus the
-tarball's path, size and mtime) skips everything when build/perf/perf exists
-and nothing changed; when only the JSON changed the tables are re-copied and
-make runs incrementally. Each binary built is also kept under
-\${KNC_CACHE:-/var/cache/knc-pmu}/perf/HASH (HASH of the stamp; the three
-newest), and a clone whose stamp has one there copies it instead of
-building.
-
-With --series, step 2 is the series' patches applied in step 1 (its
-0001-... files, not tools/knc/patches), which carry the tables; --linux
-names the source (linux-source-VERSION), --out where build/perf is above.
+A stamp of the inputs (the files of this script, tools/knc/patches and
+what tools/knc/perf-events-series.sh reads, the git identity that signs
+the series off, the tarball's path, size and mtime) skips everything when
+build/perf/perf exists and none changed. Otherwise the series is made, and
+a second stamp, of what is built (the tarball, the patches by their
+contents, this script, the make variables, the JSON files), skips the
+build if that did not change; when only the tables changed make runs
+incrementally. Each binary built is also kept under
+\${KNC_CACHE:-/var/cache/knc-pmu}/perf/HASH (HASH of the second stamp; the
+three newest), and a clone whose stamp has one there copies it instead of
+building. Cold, the build takes some minutes of CPU.
 
 Options:
-  --json-dir DIR  JSON tables to build in (default tools/perf/pmu-events/knc;
-                  also settable with KNC_JSON_DIR)
-  --linux VERSION 6.1 (default), the tarball
-                  /usr/src/linux-source-6.1.tar.xz (KNC_LINUX_TARBALL), or
-                  7.3, linux-source-7.3's from trixie-backports as
-                  tools/knc/linux-src.sh --tarball fetches it
-                  (KNC_LINUX_73_TARBALL)
-  --series DIR    apply the git format-patch series in DIR
-  --out DIR       build there (default build/perf; the cache directory is
-                  named after it)
-  --force         ignore the stamp and re-run make
+  --force         ignore the stamps and re-run make
   --series-digest PATCH  print the digest the stamp gives a series' patch
                   (of what it changes: no commit id, Date, To or Cc) and exit
   --print-deps    print the Debian build packages on one line and exit
   -h, --help      this text
 
-Environment: KNC_LINUX_TARBALL, KNC_LINUX_73_TARBALL (source tarballs),
-KNC_JSON_DIR, JOBS, KNC_CACHE.
+Environment: KNC_LINUX_73_TARBALL (the source tarball), JOBS, KNC_CACHE.
 
 Debian packages needed (installed by the top-level Makefile, not here):
-  $PERF_SOURCE_PACKAGE
   $PERF_BUILD_DEPS
 
 Try it:  PERF_CPUID=GenuineIntel-11-1-0 build/perf/perf list
 (perf shows JSON events only for PMUs present in sysfs; on a machine without
-a knc PMU point SYSFS_PATH at a fake sysfs tree, as tests/host/perf-list.t
-does.)
+a knc or KNC cpu PMU point SYSFS_PATH at a fake sysfs tree, as
+tests/host/perf-list.t and tests/host/perf-events-series.t do.)
 EOF
 }
 
@@ -132,20 +135,10 @@ FORCE=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h|--help) usage; exit 0 ;;
-	--print-deps) echo "$PERF_SOURCE_PACKAGE $PERF_BUILD_DEPS"; exit 0 ;;
+	--print-deps) echo "$PERF_BUILD_DEPS"; exit 0 ;;
 	--series-digest) [ $# -ge 2 ] || die "--series-digest needs a patch"
 		series_digest "$2"; exit 0 ;;
 	--force) FORCE=1 ;;
-	--json-dir) [ $# -ge 2 ] || die "--json-dir needs a directory"
-		JSON_DIR="$2"; shift ;;
-	--json-dir=*) JSON_DIR="${1#--json-dir=}" ;;
-	--linux|--series|--out) [ $# -ge 2 ] || die "$1 needs an argument"
-		case "$1" in
-		--linux) LINUX="$2" ;;
-		--series) SERIES="$(cd "$2" && pwd)" || die "no series directory $2" ;;
-		--out) mkdir -p "$2" && OUT="$(cd "$2" && pwd)" ;;
-		esac
-		shift ;;
 	*) usage >&2; die "unknown argument: $1" ;;
 	esac
 	shift
@@ -153,84 +146,114 @@ done
 
 # ---- inputs -----------------------------------------------------------------
 
-case "$LINUX" in
-6.1) TARBALL="${KNC_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ;;
-7.3) TARBALL="${KNC_LINUX_73_TARBALL:-$("$REPO/tools/knc/linux-src.sh" --tarball)}" ||
-		die "tools/knc/linux-src.sh --tarball failed"
-	# As 6.1 builds by default: no BPF skeletons (7.3 would build
-	# bpftool and vmlinux.h for them), no ShellCheck of perf's own tests,
-	# no Rust test workload (with a rustc on the PATH, ar aborts on its
-	# archive: "LLVM ERROR: Invalid encoding").
-	MAKE_VARS+=(BUILD_BPF_SKEL=0 NO_SHELLCHECK=1 NO_RUST=1)
-	# Its users list, count and run perf test's JSON and metric suites
-	# (tests/host/perf-events-series.t, tests/guest/linux-knc.sh), which
-	# need none of perf's optional libraries: a fifth less to compile.
-	MAKE_VARS+=(NO_LIBELF=1 NO_LIBDW=1 NO_LIBTRACEEVENT=1 NO_LIBBPF=1 NO_SLANG=1
-		NO_LIBNUMA=1 NO_LIBCAP=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1 NO_DEMANGLE=1
-		NO_LIBPFM4=1 NO_CAPSTONE=1 NO_LIBLLVM=1 NO_BABELTRACE2=1 NO_LIBDEBUGINFOD=1
-		NO_AIO=1 NO_BACKTRACE=1)
-	# and what its tools/perf/MANIFEST names outside tools/ besides.
-	EXTRACT_PATHS+=(arch/arm64/tools kernel/bpf/disasm.c kernel/bpf/disasm.h) ;;
-*) die "--linux $LINUX: 6.1 or 7.3" ;;
-esac
-PERF_SOURCE_PACKAGE="linux-source-$LINUX"
-TAR_TOPDIR="linux-source-$LINUX"
+TARBALL="${KNC_LINUX_73_TARBALL:-$("$REPO/tools/knc/linux-src.sh" --tarball)}" ||
+	die "tools/knc/linux-src.sh --tarball failed"
+TAR_TOPDIR="linux-source-7.3"
+SERIES="$OUT/series"
 SRC="$OUT/src"
 OBJ="$OUT/obj"
 LOG="$OUT/build.log"
 STAMP="$OUT/.build-stamp"
-CACHE="${KNC_CACHE:-/var/cache/knc-pmu}/$(basename "$OUT")"
+INPUT_STAMP="$OUT/.input-stamp"
+CACHE="${KNC_CACHE:-/var/cache/knc-pmu}/perf"
 UNPACK_STAMP="$SRC/.knc-unpack-stamp"
+PRISTINE="$SRC/.knc-pristine"
 NAME="${OUT#"$REPO"/}/perf"
 
-[ -f "$TARBALL" ] || die "$TARBALL not found: install the Debian package $PERF_SOURCE_PACKAGE (apt-get install $PERF_SOURCE_PACKAGE)"
-for tool in xz tar patch make python3 sha256sum; do
+[ -f "$TARBALL" ] || die "$TARBALL not found (tools/knc/linux-src.sh --tarball fetches it)"
+for tool in xz tar patch make python3 sha256sum git; do
 	command -v "$tool" >/dev/null 2>&1 ||
 		die "'$tool' not found; needed packages: $PERF_BUILD_DEPS"
 done
 
-[ -d "$JSON_DIR" ] || die "JSON directory $JSON_DIR does not exist"
-JSON_DIR="$(cd "$JSON_DIR" && pwd)"
 shopt -s nullglob
 JSON_FILES=("$JSON_DIR"/*.json)
-PATCHES=("$PATCH_DIR"/*.patch)
-[ -z "$SERIES" ] || PATCHES=("$SERIES"/[0-9][0-9][0-9][1-9]-*.patch)
+KNC_PATCHES=("$PATCH_DIR"/*.patch)
 shopt -u nullglob
 [ ${#JSON_FILES[@]} -gt 0 ] || die "no *.json files in $JSON_DIR"
-[ -z "$SERIES" ] || [ ${#PATCHES[@]} -gt 0 ] || die "no patches in $SERIES"
-
-# Fail early and clearly, rather than deep inside jevents.py: the one
-# validator of the tables is gen-events.py.
-python3 "$REPO/tools/knc/gen-events.py" --check --events-dir "$JSON_DIR" ||
-	die "invalid event tables in $JSON_DIR (see above)"
 
 tarball_id() {
 	# path, size, mtime: cheap identity of the source tarball
 	printf 'tarball %s %s\n' "$TARBALL" "$(stat -c '%s %Y' "$TARBALL")"
 }
 
+input_stamp() {
+	tarball_id
+	# the series' sign-off, as tools/knc/series-lib.sh takes it
+	printf 'identity %s <%s>\n' \
+		"$(git -C "$REPO" config user.name || git -C "$REPO" log -1 --format=%an)" \
+		"$(git -C "$REPO" config user.email || git -C "$REPO" log -1 --format=%ae)"
+	local inputs
+	mapfile -t inputs < <("$REPO/tools/knc/perf-events-series.sh" --inputs)
+	(cd "$REPO" && find tools/knc/build-perf.sh tools/knc/patches "${inputs[@]}" -type f -print0 |
+		sort -z | xargs -0 sha256sum)
+}
+
+WANT_INPUTS="$(input_stamp)"
+if [ "$FORCE" = 0 ] && [ -x "$OUT/perf" ] && [ -f "$STAMP" ] && [ -f "$INPUT_STAMP" ] &&
+   [ "$(cat "$INPUT_STAMP")" = "$WANT_INPUTS" ]; then
+	log "$NAME is up to date"
+	exit 0
+fi
+mkdir -p "$OUT"
+rm -f "$INPUT_STAMP"
+
+# ---- 1. the series -----------------------------------------------------------
+
+"$REPO/tools/knc/perf-events-series.sh" "$SERIES" >"$LOG.series" 2>&1 ||
+	{ cat "$LOG.series" >&2; die "tools/knc/perf-events-series.sh failed"; }
+rm -f "$LOG.series"
+shopt -s nullglob
+SERIES_PATCHES=("$SERIES"/[0-9][0-9][0-9][1-9]-*.patch)
+shopt -u nullglob
+[ ${#SERIES_PATCHES[@]} -gt 0 ] || die "no patches in $SERIES"
+
+# The files a patch touches.
+patch_files() { sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$1"; }
+# The series' patches to perf's code are applied once, at unpacking; those
+# of the tables only (files below $TABLES/) on every build, to the files
+# as unpacked (kept in $PRISTINE), so that a change of the tables alone
+# rebuilds incrementally.
+CODE_PATCHES=() TABLE_PATCHES=()
+for p in "${SERIES_PATCHES[@]}"; do
+	if patch_files "$p" | grep -qv "^$TABLES/"; then
+		CODE_PATCHES+=("$p")
+	else
+		TABLE_PATCHES+=("$p")
+	fi
+done
+CODE_PATCHES+=(${KNC_PATCHES[@]+"${KNC_PATCHES[@]}"})
+table_files() {
+	local p
+	for p in ${TABLE_PATCHES[@]+"${TABLE_PATCHES[@]}"}; do patch_files "$p"; done | sort -u
+}
+
+# A series' patch by what it changes, any other by its bytes.
+patch_digest() {
+	case "$1" in
+	"$SERIES"/*) series_digest "$1" ;;
+	*) sha256sum <"$1" | cut -d' ' -f1 ;;
+	esac
+}
+
 unpack_stamp() {
 	tarball_id
 	printf 'paths %s\n' "${EXTRACT_PATHS[*]}"
 	local p
-	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
+	for p in "${CODE_PATCHES[@]}"; do
 		printf 'patch %s %s\n' "$(basename "$p")" "$(patch_digest "$p")"
 	done
-}
-
-patch_digest() {
-	if [ -n "$SERIES" ]; then
-		series_digest "$1"
-	else
-		sha256sum <"$1" | cut -d' ' -f1
-	fi
+	printf 'tables %s\n' "$(table_files | tr '\n' ' ')"
 }
 
 build_stamp() {
 	unpack_stamp
+	local f
+	for f in ${TABLE_PATCHES[@]+"${TABLE_PATCHES[@]}"}; do
+		printf 'patch %s %s\n' "$(basename "$f")" "$(patch_digest "$f")"
+	done
 	printf 'script %s\n' "$(sha256sum <"$SCRIPT_PATH" | cut -d' ' -f1)"
 	printf 'make %s\n' "${MAKE_VARS[*]}"
-	local f
 	for f in "${JSON_FILES[@]}"; do
 		printf 'json %s %s\n' "$(basename "$f")" "$(sha256sum <"$f" | cut -d' ' -f1)"
 	done
@@ -239,10 +262,10 @@ build_stamp() {
 WANT_STAMP="$(build_stamp)"
 if [ "$FORCE" = 0 ] && [ -x "$OUT/perf" ] && [ -f "$STAMP" ] &&
    [ "$(cat "$STAMP")" = "$WANT_STAMP" ]; then
-	log "$NAME is up to date"
+	printf '%s\n' "$WANT_INPUTS" >"$INPUT_STAMP"
+	log "$NAME is up to date (the same series)"
 	exit 0
 fi
-mkdir -p "$OUT"
 rm -f "$STAMP"
 
 # A binary built from the same stamp in another clone.
@@ -251,11 +274,12 @@ if [ "$FORCE" = 0 ] && [ -x "$CACHED" ]; then
 	cp -f "$CACHED" "$OUT/perf.tmp"
 	mv -f "$OUT/perf.tmp" "$OUT/perf"
 	printf '%s\n' "$WANT_STAMP" >"$STAMP"
+	printf '%s\n' "$WANT_INPUTS" >"$INPUT_STAMP"
 	log "$NAME from the cache (${CACHED%/perf})"
 	exit 0
 fi
 
-# ---- 1. unpack once ----------------------------------------------------------
+# ---- 2. unpack once ----------------------------------------------------------
 
 WANT_UNPACK="$(unpack_stamp)"
 if [ ! -f "$UNPACK_STAMP" ] || [ "$(cat "$UNPACK_STAMP")" != "$WANT_UNPACK" ]; then
@@ -267,42 +291,70 @@ if [ ! -f "$UNPACK_STAMP" ] || [ "$(cat "$UNPACK_STAMP")" != "$WANT_UNPACK" ]; t
 	tar -x -C "$SRC.tmp" --strip-components=1 -f "$("$REPO/tools/knc/plain-tar" "$TARBALL")" "${members[@]}" ||
 		die "unpacking $TARBALL failed"
 
-	# 2a. source patches
-	for p in ${PATCHES[@]+"${PATCHES[@]}"}; do
+	# 3a. patches to perf's code
+	for p in "${CODE_PATCHES[@]}"; do
 		log "applying $(basename "$p")"
 		patch -d "$SRC.tmp" -p1 -N -s <"$p" >>"$LOG.patch" 2>&1 ||
 			{ cat "$LOG.patch" >&2; die "patch $p does not apply"; }
 	done
 	rm -f "$LOG.patch"
+	# the files the tables' patches change, as unpacked
+	while read -r f; do
+		[ ! -e "$SRC.tmp/$f" ] || { mkdir -p "$(dirname "$SRC.tmp/.knc-pristine/$f")" &&
+			cp -p "$SRC.tmp/$f" "$SRC.tmp/.knc-pristine/$f"; }
+	done < <(table_files)
 	printf '%s\n' "$WANT_UNPACK" >"$SRC.tmp/.knc-unpack-stamp"
 	mv "$SRC.tmp" "$SRC"
 fi
 
-# ---- 2. KNC tables -------------------------------------------------------------
+# ---- 3b. the tables ------------------------------------------------------------
 
 EVDIR="$SRC/tools/perf/pmu-events"
-if [ -n "$SERIES" ]; then
-	[ -d "$EVDIR/arch/x86/$MODEL_DIR" ] || die "the series adds no arch/x86/$MODEL_DIR"
-else
-	grep -q "'knc': 'knc'" "$EVDIR/jevents.py" ||
-		die "jevents.py lacks the 'knc' unit entry (patch not applied?)"
-
-	MAP_CSV="$EVDIR/arch/x86/mapfile.csv"
-	if ! grep -qxF "$MAPFILE_ROW" "$MAP_CSV"; then
-		# keep the file newline-terminated before appending
-		[ -z "$(tail -c1 "$MAP_CSV")" ] || echo >>"$MAP_CSV"
-		echo "$MAPFILE_ROW" >>"$MAP_CSV"
+grep -q "'knc': 'knc'" "$EVDIR/jevents.py" ||
+	die "jevents.py lacks the 'knc' unit entry (patch not applied?)"
+# Back to the files as unpacked: the model directory goes, as would a file
+# a patch adds.
+rm -rf "${EVDIR:?}/arch/x86/$MODEL_DIR"
+while read -r f; do
+	if [ -e "$PRISTINE/$f" ]; then
+		cp -p "$PRISTINE/$f" "$SRC/$f"
+	else
+		rm -f "$SRC/$f"
 	fi
+done < <(table_files)
+for p in ${TABLE_PATCHES[@]+"${TABLE_PATCHES[@]}"}; do
+	patch -d "$SRC" -p1 -N -s <"$p" >"$LOG.patch" 2>&1 ||
+		{ cat "$LOG.patch" >&2; die "patch $p does not apply"; }
+done
+rm -f "$LOG.patch"
+[ -d "$EVDIR/arch/x86/$MODEL_DIR" ] || die "the series adds no arch/x86/$MODEL_DIR"
 
-	# Replace the whole model directory so a removed JSON file disappears too
-	# (fresh mtimes on the copies make pmu-events.c regenerate).
-	log "copying ${#JSON_FILES[@]} JSON file(s) from ${JSON_DIR#"$REPO"/} into arch/x86/$MODEL_DIR"
-	rm -rf "$EVDIR/arch/x86/$MODEL_DIR"
-	mkdir -p "$EVDIR/arch/x86/$MODEL_DIR"
-	cp "${JSON_FILES[@]}" "$EVDIR/arch/x86/$MODEL_DIR/"
-fi
+# The knc events join the series' events of their topic (the file name:
+# jevents.py's topic), in the perf tree's form; the metrics are the
+# series' already.
+log "adding the knc events of ${#JSON_FILES[@]} JSON file(s) from ${JSON_DIR#"$REPO"/} to arch/x86/$MODEL_DIR"
+python3 - "$EVDIR/arch/x86/$MODEL_DIR" "${JSON_FILES[@]}" <<'PY' || die "adding the knc events failed"
+import json
+import os
+import sys
 
-# ---- 3. build ---------------------------------------------------------------------
+model = sys.argv[1]
+for path in sys.argv[2:]:
+    name = os.path.basename(path)
+    if name.endswith("metrics.json"):
+        continue
+    with open(path, encoding="utf-8") as f:
+        items = json.load(f)
+    assert all(i.get("Unit") == "knc" for i in items), f"{name}: an event without Unit knc"
+    dest = os.path.join(model, name)
+    if os.path.exists(dest):
+        with open(dest, encoding="utf-8") as f:
+            items = json.load(f) + items
+    with open(dest, "w", encoding="utf-8") as f:
+        f.write(json.dumps(items, indent=4, ensure_ascii=False) + "\n")
+PY
+
+# ---- 4. build ---------------------------------------------------------------------
 
 mkdir -p "$OBJ"
 log "building perf (make -j$JOBS, log: ${LOG#"$REPO"/})"
@@ -322,14 +374,15 @@ if grep -q 'OFF' "$LOG"; then
 fi
 
 [ -x "$OBJ/perf" ] || die "make succeeded but $OBJ/perf is missing"
-grep -q "$MODEL_DIR" "$OBJ/pmu-events/pmu-events.c" ||
+grep -q "pmu_events__$MODEL_DIR" "$OBJ/pmu-events/pmu-events.c" ||
 	die "the $MODEL_DIR table is missing from the generated pmu-events.c"
 
-# ---- 4. install -------------------------------------------------------------------
+# ---- 5. install -------------------------------------------------------------------
 
 cp -f "$OBJ/perf" "$OUT/perf.tmp"
 mv -f "$OUT/perf.tmp" "$OUT/perf"
 printf '%s\n' "$WANT_STAMP" >"$STAMP"
+printf '%s\n' "$WANT_INPUTS" >"$INPUT_STAMP"
 # Into the cache; the three newest builds are kept.
 mkdir -p "${CACHED%/perf}"
 cp -f "$OBJ/perf" "$CACHED.tmp" && mv -f "$CACHED.tmp" "$CACHED"

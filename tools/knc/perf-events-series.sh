@@ -8,6 +8,8 @@
 # (patch 3), in tools/perf/pmu-events/arch/x86/knightscorner/.
 #
 #   tools/knc/perf-events-series.sh [OUT]    (default: build/perf-events/series)
+#   tools/knc/perf-events-series.sh --inputs  (what it reads of this tree,
+#                                              a path a line, and exit)
 #
 # The JSON is generated from tools/perf/pmu-events/knc/ by
 # tools/knc/gen-events.py --perf-events, --perf-mapfile: nothing is
@@ -23,6 +25,12 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+INPUTS=(tools/perf/pmu-events/knc tools/knc/gen-events.py tools/knc/perf-events
+	tools/knc/perf-events-series.sh tools/knc/series-lib.sh)
+if [ "${1:-}" = --inputs ]; then
+	printf '%s\n' "${INPUTS[@]}"
+	exit 0
+fi
 . "$REPO/tools/knc/series-lib.sh"
 TARBALL=${KNC_LINUX_73_TARBALL:-$("$REPO/tools/knc/linux-src.sh" --tarball)}
 TOP=linux-source-7.3
@@ -32,8 +40,6 @@ EVENTS=tools/perf/pmu-events/arch/x86/knightscorner
 MAPCSV=tools/perf/pmu-events/arch/x86/mapfile.csv
 METRICS_PY=tools/perf/pmu-events/intel_metrics.py
 GEN=("python3" "$REPO/tools/knc/gen-events.py")
-INPUTS=(tools/perf/pmu-events/knc tools/knc/gen-events.py tools/knc/perf-events
-	tools/knc/perf-events-series.sh tools/knc/series-lib.sh)
 
 die() { echo "perf-events-series: $*" >&2; exit 1; }
 [ -f "$TARBALL" ] || die "$TARBALL not found (tools/knc/linux-src.sh --tarball fetches it)"

@@ -14,6 +14,9 @@ scaled by the time each event ran, and a host's pause inside an event's
 turn skews its estimate, so the expression is evaluated on the counts perf
 printed (to perf's printed precision) and each count must come within half
 of what was injected (an unscaled count, a quarter of it or less, does not).
+perf 7.3 opens an event whose name is also one of its legacy hardware
+events (BRANCHES: "branches") twice, as that event and as knc's: two
+events on the counters, each printed, the metric computed on the first.
 
 Prints one line per metric, exits 1 if any is off.
 """
@@ -48,7 +51,8 @@ def perf_stat(metric, script):
 
 
 def printed_counts(out, table, names):
-    """The counts perf printed for the events of names, by name."""
+    """The counts perf printed for the events of names, by name, each a list
+    in the order printed."""
     got = {}
     for line in out.splitlines():
         f = line.split(";")
@@ -59,7 +63,7 @@ def printed_counts(out, table, names):
         ev = ev.split("/")[0].split(":")[0]
         for n in names:
             if ev in (n.lower(), table[n].sysfs.lower()):
-                got[n] = float(f[0])
+                got.setdefault(n, []).append(float(f[0]))
     return got
 
 
@@ -80,7 +84,9 @@ def main():
             names = sorted(set(gen.expr_ids(tree)))
             counts = {n: 500 * (i + 2) + 37 * i for i, n in enumerate(names)}
             c0 = sum(table[n].cntmask == 1 for n in names)
-            exact = len(names) <= 2 and c0 <= 1
+            opened = len(names) + sum(table[n].sysfs.lower() in gen.PERF_LEGACY_NAMES
+                                      for n in names)
+            exact = opened <= 2 and c0 <= 1
             steps = 1 if exact else 4000
             lines = " ".join(f"echo '{table[n].sysfs} {counts[n]}' > {INJECT};"
                              for n in names)
@@ -97,10 +103,12 @@ def main():
                     ok = abs(float(got) - want) <= tol
                     why = f"printed {got}, expected {want:.4f} (exact)"
                 else:
-                    seen = printed_counts(out, table, names)
+                    printed = printed_counts(out, table, names)
                     total = {n: counts[n] * steps for n in names}
                     far = [n for n in names
-                           if abs(seen.get(n, 0) - total[n]) > total[n] / 2]
+                           if not printed.get(n) or any(abs(c - total[n]) > total[n] / 2
+                                                        for c in printed[n])]
+                    seen = {n: c[0] for n, c in printed.items()}
                     calc = (gen.eval_expr(tree, seen) * scale
                             if not far else float("nan"))
                     ok = not far and abs(float(got) - calc) <= tol + abs(calc) * 1e-5
