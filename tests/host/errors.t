@@ -14,8 +14,8 @@ checked against the program that prints it, as shipped:
   perf V alone is checked there, and the one beside it for the other
   versions only;
 * insmod, rmmod: the strings of kmod (/usr/bin/kmod);
-* dmesg: the kernel's source, Linux 6.1 (the debug kernel's tree, make
-  debug-kernel, or else linux-source-6.1's tarball).
+* dmesg: the kernel's source: the debug kernel's tree (Linux 7.3, make
+  debug-kernel), or else linux-source-6.1's tarball.
 
 A message that is an errno's text is the C library's (strerror). Any other
 is split into its literal parts at "...", at the placeholders A, B and N,
@@ -98,10 +98,12 @@ def tarball_sources():
 
 
 def kernel_source(from_tarball):
+    """(where, string literals) of KERNEL_FILE: the debug kernel's tree's,
+    or else the tarball's"""
     if os.path.exists(os.path.join(TREE, KERNEL_FILE)):
         with open(os.path.join(TREE, KERNEL_FILE), encoding="utf-8") as f:
-            return c_strings(f.read())
-    return from_tarball
+            return "the debug kernel's " + KERNEL_FILE, c_strings(f.read())
+    return "Linux 6.1's " + KERNEL_FILE, from_tarball
 
 
 def parts(msg):
@@ -146,8 +148,9 @@ def main():
     kernel = None
     if os.path.exists(TARBALL):
         kernel, texts["perf " + PERF_SOURCE] = tarball_sources()
+    kernel_where = "the kernel's " + KERNEL_FILE
     if kernel is not None or os.path.exists(os.path.join(TREE, KERNEL_FILE)):
-        texts["Linux 6.1's " + KERNEL_FILE] = kernel_source(kernel)
+        kernel_where, texts[kernel_where] = kernel_source(kernel)
     found = list(terms())
     result(len(found) >= 8, f"the guide's error list is read ({len(found)} terms)")
     for cmd, msgs in found:
@@ -157,7 +160,7 @@ def main():
             elif cmd in ("insmod", "rmmod", "modprobe"):
                 where = ["kmod"]
             elif cmd == "dmesg":
-                where = ["Linux 6.1's " + KERNEL_FILE]
+                where = [kernel_where]
             else:
                 where = []
             if msg in {os.strerror(e) for e in errno.errorcode}:
