@@ -105,6 +105,7 @@ qemu_command() {
 		-chardev "socket,id=kncmon,path=$SOCKDIR/serial,server=on,wait=off"
 		-serial chardev:kncmon
 		-qmp "unix:$SOCKDIR/qmp,server=on,wait=off"
+		-qmp "unix:$SOCKDIR/qmp-host,server=on,wait=off"
 		-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline"
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap)
 	# --gcov: the one directory the guest writes to on the host

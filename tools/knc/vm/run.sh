@@ -111,6 +111,37 @@ stream_console() {
 	cat >/dev/null
 }
 
+# hang_state: where each vCPU is in a guest that did not finish, from the
+# host's own QMP socket (the relay holds the guest's): every vCPU's
+# registers and, on the model, its PMU, in build/vm/last-hang.txt, and
+# each vCPU's RIP on stderr
+hang_state() {
+	local out=$VMDIR/last-hang.txt cmds=("info registers -a")
+	((!native)) || cmds+=("info knc-pmu")
+	python3 - "$SOCKDIR/qmp-host" "${cmds[@]}" >"$out" 2>&1 <<'PY' || true
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(10)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+def call(cmd, **args):
+    f.write(json.dumps({"execute": cmd, "arguments": args}) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            return r
+f.readline()
+call("qmp_capabilities")
+for c in sys.argv[2:]:
+    r = call("human-monitor-command", **{"command-line": c})
+    print(f"(qemu) {c}")
+    print(r.get("return", r))
+PY
+	msg "the vCPUs when the time was up (all registers: ${out#"$REPO"/}):"
+	grep -E '^(CPU#|RIP=)' "$out" | sed 's/^/  | /' >&2 || true
+}
+
 # watch_guest: streams the console until QEMU stops or --timeout is up;
 # sets timed_out, qemu_rc and elapsed.
 watch_guest() {
@@ -123,6 +154,7 @@ watch_guest() {
 	timed_out=0
 	if kill -0 "$QEMU_PID" 2>/dev/null; then
 		timed_out=1
+		hang_state
 		stop_qemu
 	else
 		kill "$SLEEP_PID" 2>/dev/null || true
