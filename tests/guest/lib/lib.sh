@@ -336,6 +336,8 @@ case_matches() {
 # every line of the modules another debug case executes too, which 6.12
 # runs instead (KNC_DEBUG_CUT=off: the list is not read, as make coverage
 # runs every case to measure, and 6.1 runs only the kernel's cases).
+# KNC_WHYS="WHY..." keeps only the cases of those WHYs (tests/run on 6.1:
+# the ones where 6.1's perf core differs from 6.2's and later).
 # The cases run in the order they were added, but that on Linux before 6.2
 # those with FLAGS "unloads" run first, and those with "last" always run
 # last. With KNC_SHUFFLE=SEED (a number; "off": as added) each of those
@@ -350,6 +352,7 @@ run_cases() {
 		echo "# KNC_KERNEL_CASES=1: only the cases that depend on the kernel, and user space's"
 	[ "${KNC_USER_CASES:-1}" != 0 ] ||
 		echo "# KNC_USER_CASES=0: not the cases of user space's side (they run on 6.12)"
+	[ -z "${KNC_WHYS:-}" ] || echo "# KNC_WHYS=$KNC_WHYS: only the cases that depend on the kernel for these"
 	for c in "${cases[@]}"; do
 		IFS='|' read -r name fn why flags <<<"$c"
 		if [ $# -gt 0 ] && ! case_matches "$name" "$fn" "$@"; then
@@ -364,6 +367,9 @@ run_cases() {
 			continue
 		fi
 		if [ "${KNC_USER_CASES:-1}" = 0 ] && [ "$why" = user ]; then
+			continue
+		fi
+		if [ -n "${KNC_WHYS:-}" ] && [[ " $KNC_WHYS " != *" $why "* ]]; then
 			continue
 		fi
 		if [ "$flags" = unloads ] && kernel_before_6_2; then
