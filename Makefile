@@ -59,6 +59,8 @@
 #                   format-patch series against Linux 7.3 for upstream and
 #                   6.12 and 6.1 for stable, in build/linux-fixes/series/BASE/
 #                   (tests/host/linux-fixes.t)
+#                   These three series are From: and Signed-off-by: you:
+#                   git config user.name and user.email (set them first)
 #   make debug-kernel  Linux 7.3 with the upstream series of make
 #                   linux-fixes, KASAN, lockdep, UBSAN, kmemleak, fault
 #                   injection, KUnit, gcov and the lockup detectors
@@ -171,8 +173,17 @@ define kbuild_copy
 	$(MAKE) -C $(2) M=$(CURDIR)/$(3) W=1 $(4) modules
 endef
 
+# The series a build makes and applies, and never sends (the debug
+# kernel's fixes, perf's vendor events), are signed off by this stand-in,
+# whoever builds: its address cannot be mailed. make linux-fixes, intree
+# and perf-events-series sign off with the git identity of whoever runs
+# them, and fail without one (tools/knc/series-lib.sh, series_ident).
+BUILD_IDENT := GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name \
+	GIT_CONFIG_VALUE_0='knc-pmu build' GIT_CONFIG_KEY_1=user.email \
+	GIT_CONFIG_VALUE_1=build@knc-pmu.invalid
+
 debug-kernel:
-	tools/knc/debug-kernel.sh
+	$(BUILD_IDENT) tools/knc/debug-kernel.sh
 
 # tools/knc/debug/kunit/Kbuild makes knc_kunit.ko of a copy of the sources.
 # DKMS builds and installs the modules for the debug kernel too, in a
@@ -291,7 +302,7 @@ bench: deps
 	tools/knc/bench
 
 perf:
-	tools/knc/build-perf.sh
+	$(BUILD_IDENT) tools/knc/build-perf.sh
 
 qemu:
 	tools/knc/build-qemu.sh

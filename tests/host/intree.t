@@ -31,6 +31,7 @@ TREE=build/intree/linux
 AM=build/intree/am
 CHECKPATCH=build/intree/checkpatch-7.3/scripts/checkpatch.pl
 
+series_test_ident
 echo "TAP version 13"
 if [ ! -f "$TARBALL" ]; then
 	echo "not ok 1 - no linux-source-7.3 tarball (tools/knc/linux-src.sh --tarball: $(cat "$log"))"
@@ -43,6 +44,14 @@ patches=("$SERIES"/000[1-9]-*.patch)
 [ "${#patches[@]}" -eq 4 ] && [ -f "$SERIES/0000-cover-letter.patch" ] &&
 	! grep -q '\*\*\*' "$SERIES/0000-cover-letter.patch"
 result $? "four patches and a filled-in cover letter"
+for p in "${patches[@]}"; do
+	grep -qxF "From: $SERIES_TEST_NAME <$SERIES_TEST_EMAIL>" "$p" && grep -qxF "$(series_signoff)" "$p" ||
+		echo "$(basename "$p"): not from and signed off by the sender"
+done >"$log"
+grep -qxF "+M:	$SERIES_TEST_NAME <$SERIES_TEST_EMAIL>" "${patches[@]}" ||
+	echo "MAINTAINERS does not name the sender" >>"$log"
+[ ! -s "$log" ]
+result $? "from and signed off by the sender, who maintains the driver in MAINTAINERS" "$log"
 
 # The series is the driver as the tree has it, built in and written
 # against 7.3: nothing of the out-of-tree module (knc_module.c, its tools,

@@ -29,7 +29,12 @@ SERIES=$B/series
 FILES=(arch/x86/events/intel/knc.c arch/x86/events/core.c)
 BASES=(7.3 6.12 6.1)
 
+series_test_ident
 echo "TAP version 13"
+# Without a git identity no series is made, and the error says what to set.
+! GIT_CONFIG_VALUE_0='' GIT_CONFIG_VALUE_1='' tools/knc/linux-fixes.sh "$(mktemp -d)/series" >"$log" 2>&1 &&
+	grep -q "no git identity to sign the patches off with; set yours: git config" "$log"
+result $? "without user.name and user.email linux-fixes.sh fails and says to set them" "$log"
 TREE_73=$(tools/knc/linux-src.sh 2>"$log")
 result $? "tools/knc/linux-src.sh prepares Linux 7.3 ($(tail -n 1 "$log"))" "$log"
 TREE_72=$(tools/knc/linux-src.sh --series 7.2 2>"$log")
@@ -45,12 +50,14 @@ signoff=$(series_signoff)
 for v in "${BASES[@]}"; do
 	series_made "$SERIES/$v/knc" 3 && [ "$(x86_patch "$v" | wc -l)" -eq 1 ]
 	result $? "$v: the knc.c series (three patches, a filled-in cover letter) and the x86 patch"
-	# Each patch: signed off by the repo's git user; for stable, but for
+	# Each patch: from and signed off by the sender; for stable, but for
 	# patch 2 (no reproducer), whose notes say so; a Fixes: tag or a note
 	# below the --- saying why it has none.
 	for p in $(knc_patches "$v") $(x86_patch "$v"); do
 		{
 			grep -qxF "$signoff" "$p" || echo "no '$signoff'"
+			grep -qxF "From: $SERIES_TEST_NAME <$SERIES_TEST_EMAIL>" "$p" ||
+				echo "not From: the sender"
 			case $p in
 			*/knc/0002-*)
 				! grep -q '^Cc: stable@' "$p" || echo "Cc: stable without a reproducer"

@@ -33,6 +33,7 @@ PERF=build/perf/perf
 PMU_EVENTS=tools/perf/pmu-events
 MODEL=$PMU_EVENTS/arch/x86/knightscorner
 
+series_test_ident
 echo "TAP version 13"
 if [ ! -f "$TARBALL" ]; then
 	echo "not ok 1 - no linux-source-7.3 tarball (tools/knc/linux-src.sh --tarball: $(cat "$log"))"
@@ -53,8 +54,9 @@ subject_of() {
 for i in "${!patches[@]}"; do
 	p=${patches[i]}
 	grep -qxF "$(series_signoff)" "$p" &&
+		grep -qxF "From: $SERIES_TEST_NAME <$SERIES_TEST_EMAIL>" "$p" &&
 		[ "$(subject_of "$p")" = "Subject: [PATCH $((i + 1))/3] ${subjects[i]}" ]
-	result $? "signed off, subject '${subjects[i]}': $(basename "$p")"
+	result $? "from and signed off by the sender, subject '${subjects[i]}': $(basename "$p")"
 done
 # To: and Cc: as 7.3's get_maintainer.pl gives them: the perf tools
 # entry's maintainers and its list.

@@ -87,7 +87,7 @@ build/perf/perf (relative to the repository root).
 
 A stamp of the inputs (the files of this script, tools/knc/patches and
 what tools/knc/perf-events-series.sh reads, the git identity that signs
-the series off, the tarball's path, size and mtime) skips everything when
+the series off (make perf's BUILD_IDENT), the tarball's path, size and mtime) skips everything when
 build/perf/perf exists and none changed. Otherwise the series is made, and
 a second stamp, of what is built (the tarball, the patches by their
 contents, this script, the make variables, the JSON files), skips the
@@ -100,7 +100,8 @@ building. Cold, the build takes some minutes of CPU.
 Options:
   --force         ignore the stamps and re-run make
   --series-digest PATCH  print the digest the stamp gives a series' patch
-                  (of what it changes: no commit id, Date, To or Cc) and exit
+                  (of what it changes: no commit id, From, Date, To, Cc or
+                  Signed-off-by) and exit
   --print-deps    print the Debian build packages on one line and exit
   -h, --help      this text
 
@@ -126,8 +127,9 @@ die() { printf 'build-perf: error: %s\n' "$*" >&2; exit 1; }
 series_digest() {
 	awk 'NR == 1 && /^From [0-9a-f]+ Mon Sep 17 00:00:00 2001$/ { next }
 		!body && /^$/ { body = 1 }
-		!body && /^(Date|To|Cc): / { skip = 1; next }
+		!body && /^(From|Date|To|Cc): / { skip = 1; next }
 		!body && skip && /^[ \t]/ { next }
+		body && /^Signed-off-by: / { next }
 		{ skip = 0; print }' "$1" | sha256sum | cut -d' ' -f1
 }
 
@@ -179,10 +181,10 @@ tarball_id() {
 
 input_stamp() {
 	tarball_id
-	# the series' sign-off, as tools/knc/series-lib.sh takes it
-	printf 'identity %s <%s>\n' \
-		"$(git -C "$REPO" config user.name || git -C "$REPO" log -1 --format=%an)" \
-		"$(git -C "$REPO" config user.email || git -C "$REPO" log -1 --format=%ae)"
+	# the series' sign-off, as tools/knc/series-lib.sh takes it (make
+	# perf gives it the Makefile's BUILD_IDENT)
+	printf 'identity %s <%s>\n' "$(git -C "$REPO" config user.name || true)" \
+		"$(git -C "$REPO" config user.email || true)"
 	local inputs
 	mapfile -t inputs < <("$REPO/tools/knc/perf-events-series.sh" --inputs)
 	(cd "$REPO" && find tools/knc/build-perf.sh tools/knc/patches "${inputs[@]}" -type f -print0 |

@@ -20,6 +20,8 @@
 #   OUT/BASE/x86/   the x86 core's RDPMC fix, one patch, a posting of its
 #                   own (arch/x86/events/core.c, any x86 PMU)
 #
+# Each patch is From: and Signed-off-by: whoever runs this, as git config
+# user.name and user.email give them (an error without them).
 # Each base's series is made in a scratch git repository holding only the
 # files it touches, so it applies to the whole tree with `git am` or
 # `patch -p1`. The edits are below, once for all bases: exact replacements
@@ -51,6 +53,11 @@ KNC=arch/x86/events/intel/knc.c
 CORE=arch/x86/events/core.c
 
 die() { echo "linux-fixes: $*" >&2; exit 1; }
+# the sender, who signs off (series-lib.sh's series_ident)
+# shellcheck source=tools/knc/series-lib.sh
+. "$REPO/tools/knc/series-lib.sh"
+series_ident linux-fixes || exit 1
+name=$SERIES_NAME email=$SERIES_EMAIL
 [ "$ONLY" = 7.3 ] || [ -f "$TARBALL_61" ] || die "$TARBALL_61 not found (apt-get install linux-source-6.1)"
 [ -n "$ONLY" ] || [ -f "$TARBALL_612" ] ||
 	die "$TARBALL_612 not found (apt-get install -t bookworm-backports linux-source-6.12; tools/knc/install-deps)"
@@ -60,8 +67,6 @@ TREE_73=${KNC_LINUX_TREE_73:-$("$REPO/tools/knc/linux-src.sh" 2>"$WORK/linux-src
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-name=$(git -C "$REPO" config user.name || git -C "$REPO" log -1 --format=%an)
-email=$(git -C "$REPO" config user.email || git -C "$REPO" log -1 --format=%ae)
 
 # replace FILE: stdin holds the old text, a line "====", the new text; the
 # old text must occur exactly once in FILE.

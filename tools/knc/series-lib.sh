@@ -10,9 +10,16 @@
 #	WORK (if empty, a temporary directory removed on exit) becomes a
 #	git repository of FILE... (paths below TOP, the tarball's top
 #	directory) committed with SUBJECT, and the current directory
-#	(SERIES_WORK); the repository's git user (its last commit's author
-#	where none is set) signs off. SERIES_DATE, if set, dates every
-#	commit: the same inputs then make the same series, byte for byte.
+#	(SERIES_WORK); the sender (series_ident) is its author and signs
+#	off. SERIES_DATE, if set, dates every commit: the same inputs then
+#	make the same series, byte for byte.
+#   series_ident WHO
+#	SERIES_NAME and SERIES_EMAIL: git config user.name and user.email
+#	as git reads them here (the repository's, the user's, GIT_CONFIG_*),
+#	the From: and Signed-off-by: of whoever makes the series; without
+#	them WHO fails with a line saying so, never with a stand-in. The
+#	builds that apply a series and send nothing (make perf, make
+#	debug-kernel) are given one by the Makefile (BUILD_IDENT).
 #   series_commit MSGFILE
 #	commits the work tree with MSGFILE's text and the sign-off.
 #   series_format OUT COVER [OPTION...]
@@ -22,9 +29,19 @@
 
 SERIES_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
+series_ident() {
+	SERIES_NAME=$(git -C "$SERIES_REPO" config user.name || true)
+	SERIES_EMAIL=$(git -C "$SERIES_REPO" config user.email || true)
+	[ -n "$SERIES_NAME" ] && [ -n "$SERIES_EMAIL" ] && return 0
+	echo "$1: no git identity to sign the patches off with; set yours:" \
+		"git config --global user.name 'Your Name'; git config --global user.email you@example.org" >&2
+	return 1
+}
+
 series_init() {
 	local work=$1 tarball=$2 top=$3 subject=$4
 	shift 4
+	series_ident "${0##*/}" || return 1
 	if [ -z "$work" ]; then
 		work=$(mktemp -d)
 		# shellcheck disable=SC2064 # the directory is known now
@@ -40,14 +57,12 @@ series_init() {
 		export GIT_AUTHOR_DATE=$SERIES_DATE GIT_COMMITTER_DATE=$SERIES_DATE
 	fi
 	git init -q
-	git config user.name "$(git -C "$SERIES_REPO" config user.name ||
-		git -C "$SERIES_REPO" log -1 --format=%an)"
-	git config user.email "$(git -C "$SERIES_REPO" config user.email ||
-		git -C "$SERIES_REPO" log -1 --format=%ae)"
+	git config user.name "$SERIES_NAME"
+	git config user.email "$SERIES_EMAIL"
 	git add -A
 	git commit -q -m "$subject"
 	SERIES_BASE=$(git rev-parse HEAD)
-	SERIES_SIGNOFF="Signed-off-by: $(git config user.name) <$(git config user.email)>"
+	SERIES_SIGNOFF="Signed-off-by: $SERIES_NAME <$SERIES_EMAIL>"
 }
 
 series_commit() {
