@@ -45,7 +45,7 @@ patches=("$SERIES"/000[1-9]-*.patch)
 	! grep -q '\*\*\*' "$SERIES/0000-cover-letter.patch"
 result $? "four patches and a filled-in cover letter"
 for p in "${patches[@]}"; do
-	grep -qxF "From: $SERIES_TEST_NAME <$SERIES_TEST_EMAIL>" "$p" && grep -qxF "$(series_signoff)" "$p" ||
+	grep -qxF "$(series_from)" "$p" && grep -qxF "$(series_signoff)" "$p" ||
 		echo "$(basename "$p"): not from and signed off by the sender"
 done >"$log"
 grep -qxF "+M:	$SERIES_TEST_NAME <$SERIES_TEST_EMAIL>" "${patches[@]}" ||

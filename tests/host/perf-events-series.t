@@ -54,7 +54,7 @@ subject_of() {
 for i in "${!patches[@]}"; do
 	p=${patches[i]}
 	grep -qxF "$(series_signoff)" "$p" &&
-		grep -qxF "From: $SERIES_TEST_NAME <$SERIES_TEST_EMAIL>" "$p" &&
+		grep -qxF "$(series_from)" "$p" &&
 		[ "$(subject_of "$p")" = "Subject: [PATCH $((i + 1))/3] ${subjects[i]}" ]
 	result $? "from and signed off by the sender, subject '${subjects[i]}': $(basename "$p")"
 done

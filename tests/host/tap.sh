@@ -35,12 +35,16 @@ series_made() {
 # The series scripts sign off with the git identity of whoever runs them
 # (tools/knc/series-lib.sh, series_ident); a test gives them its own
 # (series_test_ident: GIT_CONFIG_*, above every config file, for the test
-# and what it runs), whoever runs it. series_signoff: its Signed-off-by.
+# and what it runs), whoever runs it. series_from, series_signoff: its
+# From: and Signed-off-by: lines.
 SERIES_TEST_NAME="KNC Test"
 SERIES_TEST_EMAIL=knc-test@knc-pmu.invalid
 series_test_ident() {
 	export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="$SERIES_TEST_NAME" \
 		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$SERIES_TEST_EMAIL"
+}
+series_from() {
+	echo "From: $SERIES_TEST_NAME <$SERIES_TEST_EMAIL>"
 }
 series_signoff() {
 	echo "Signed-off-by: $SERIES_TEST_NAME <$SERIES_TEST_EMAIL>"
