@@ -429,6 +429,11 @@ t_per_task_own_instructions() {
 }
 case_add "a per-task event counts its own executed instructions only" t_per_task_own_instructions ctx
 
+t_group_counts_as_one() {
+	group_counts_as_one knc
+}
+case_add "a group of two identical kernel-mode events counts the same, alone and switched out and in" t_group_counts_as_one ctx
+
 # spflt=1: the counter counts while USER_PREF is set, which the program
 # sets and clears with SPFLT (on the model, its CPUID stand-in).
 t_spflt_region() {

@@ -510,6 +510,30 @@ count_of() {
 	done <"$1"
 }
 
+# group_counts_as_one PMU: a group starts and stops as one. The same
+# kernel-mode event twice in a group counts the same instructions, the task
+# alone on its CPU and switched out and in against a busy one. perf core
+# adds and deletes a group's events one by one; without pmu_enable() and
+# pmu_disable() that gate the counters (Linux 6.2 and later), the two
+# counters start and stop a few hundred kernel instructions apart.
+group_counts_as_one() {
+	local pmu=$1 out bg='' c i
+	out=$(mktemp)
+	for i in alone switched; do
+		if [ $i = switched ]; then
+			taskset -c 0 sh -c 'while :; do :; done' &
+			bg=$!
+		fi
+		pstat "$out" -e "{$pmu/instructions_executed/k,$pmu/instructions_executed/k}" -- \
+			taskset -c 0 $LOOP
+		[ -z "$bg" ] || { kill "$bg"; wait "$bg" 2>/dev/null || true; }
+		c=$(count_of "$out" "$pmu/instructions_executed/k" | paste -sd' ')
+		echo "$i: $c"
+		[[ $c =~ ^[1-9][0-9]*\ [0-9]+$ ]] || fail "$i: not two counts: '$c'"
+		expect_eq "$i: the group's second count" "${c% *}" "${c#* }"
+	done
+}
+
 inject() {
 	"$KNC_SIM" inject "$@"
 }

@@ -98,18 +98,72 @@ static __always_inline bool knc_event_set_period(struct perf_event *event,
 /* hw_perf_event::interrupts of a throttled event: MAX_INTERRUPTS in core.c */
 #define KNC_THROTTLED (~0ULL)
 
+/* More than one counter in @mask (of two): what a group costs. */
+static __always_inline bool knc_several(u8 mask)
+{
+	return mask & (mask - 1);
+}
+
+/*
+ * GLOBAL_CTRL takes cpuc->global before the register does: the PMI handler
+ * sets the register back to cpuc->global as it returns.
+ */
+static void knc_set_global(struct knc_pmu *kp, struct knc_cpu_hw *cpuc,
+			   u8 global)
+{
+	WRITE_ONCE(cpuc->global, global);
+	barrier();
+	kp->ops->write_global_ctrl(global);
+}
+
+/* Whether the counters of @mask, more than one, hold the events of a group. */
+static bool knc_one_group(struct knc_cpu_hw *cpuc, unsigned long mask)
+{
+	struct perf_event *leader = NULL;
+	int idx;
+
+	if (!knc_several(mask))
+		return false;
+	for_each_set_bit(idx, &mask, KNC_NUM_COUNTERS) {
+		if (leader && cpuc->events[idx]->group_leader != leader)
+			return false;
+		leader = cpuc->events[idx]->group_leader;
+	}
+	return true;
+}
+
+/*
+ * A stop in a disabled section while a group counts stops every counter
+ * first: the rest of the group, which the section stops too, stops at the
+ * same instruction. knc_pmu_enable() sets GLOBAL_CTRL again.
+ */
+static noinline void knc_freeze_group(struct knc_pmu *kp,
+				      struct knc_cpu_hw *cpuc)
+{
+	if (cpuc->disabled && cpuc->global &&
+	    knc_one_group(cpuc, cpuc->running & ~cpuc->pending))
+		knc_set_global(kp, cpuc, 0);
+}
+
 /*
  * A counter counts while its bit is set in both EvtSel.EN and GLOBAL_CTRL.
  * EvtSel.EN starts and stops each event; GLOBAL_CTRL stays set but for the
- * PMI handler. Scheduling a task's event out and in then costs the least
- * the hardware allows: EvtSel, read; counter, EvtSel.
+ * PMI handler and for a group. Scheduling a task's event out and in then
+ * costs the least the hardware allows: EvtSel, read; counter, EvtSel.
  *
- * There is no pmu_disable/pmu_enable pair to gate the whole PMU: on a KNC
- * kernel Linux 6.1 runs every perf_hw_context under the cpu PMU's
- * disable/enable, and arch/x86/events/intel/knc.c clears and sets
- * GLOBAL_CTRL there itself, so a group starts and stops as one. Without
- * a core PMU a group's events start a few hundred kernel instructions
- * apart (nothing for user-mode events).
+ * A group starts and stops as one: its events count the same instructions.
+ * Since Linux 6.2 perf core disables each PMU of a context on its own
+ * around scheduling it (pmu_disable()/pmu_enable()), and a group's events
+ * are added and deleted one by one in between. knc_pmu_disable() touches
+ * no register: it marks the section. In it, a start leaves EvtSel.EN to
+ * knc_pmu_enable(), which enables a group's counters between clearing and
+ * setting GLOBAL_CTRL, and a stop while a group counts first clears
+ * GLOBAL_CTRL (cpuc->global), which knc_pmu_enable() sets again. One
+ * event's switch stays at four accesses; a group of two costs two more
+ * each way. Linux 6.1 disables only the context's first PMU, the cpu PMU,
+ * and on a KNC kernel that is arch/x86/events/intel/knc.c, which clears
+ * and sets GLOBAL_CTRL around the whole context itself: there knc has no
+ * pmu_enable/pmu_disable.
  *
  * Nor does anything gate the PMU during perf core's tick, which
  * unthrottles an event by clearing the mark, then calling start(). A PMI
@@ -135,7 +189,10 @@ static __always_inline void knc_event_run(struct knc_pmu *kp,
 	cpuc->running |= BIT(idx);
 	if (knc_event_spflt(event))
 		knc_spflt_start(kp->ops, cpuc, event);
-	static_call(knc_write_evtsel)(idx, hwc->config);
+	if (cpuc->disabled)
+		cpuc->pending |= BIT(idx);
+	else
+		static_call(knc_write_evtsel)(idx, hwc->config);
 	/* The arguments only when tracing: not at every context switch. */
 	if (trace_knc_counter_start_enabled())
 		trace_knc_counter_start(idx, hwc->config,
@@ -180,7 +237,13 @@ static __always_inline void __knc_pmu_stop(struct knc_pmu *kp,
 	int idx = hwc->idx;
 
 	if (running) {
-		static_call(knc_write_evtsel)(idx, hwc->config & ~KNC_EVTSEL_EN);
+		if (cpuc->pending & BIT(idx)) {
+			cpuc->pending &= ~BIT(idx);	/* never enabled */
+		} else {
+			if (knc_several(cpuc->running))
+				knc_freeze_group(kp, cpuc);
+			static_call(knc_write_evtsel)(idx, hwc->config & ~KNC_EVTSEL_EN);
+		}
 		if (knc_event_spflt(event))
 			knc_spflt_stop(kp->ops, cpuc, event);
 		cpuc->running &= ~BIT(idx);
@@ -320,6 +383,72 @@ static void knc_pmu_read(struct perf_event *event)
 {
 	knc_event_update(event);
 }
+
+#ifndef PERF_PMU_CAP_HETEROGENEOUS_CPUS
+static void knc_pmu_disable(struct pmu *pmu)
+{
+	struct knc_pmu *kp = to_knc_pmu(pmu);
+
+	this_cpu_ptr(kp->cpu_hw)->disabled = true;
+}
+
+/*
+ * Enable the counters started in the section; a group's at once, between
+ * clearing and setting GLOBAL_CTRL, which the section's stops may have
+ * cleared already. The PMI handler does not stop a pending counter.
+ */
+static noinline void knc_pmu_enable_group(struct knc_pmu *kp,
+					  struct knc_cpu_hw *cpuc)
+{
+	unsigned long pending = cpuc->pending;
+	int idx;
+
+	if (cpuc->global && knc_one_group(cpuc, pending))
+		knc_set_global(kp, cpuc, 0);
+	for_each_set_bit(idx, &pending, KNC_NUM_COUNTERS)
+		static_call(knc_write_evtsel)(idx, cpuc->events[idx]->hw.config);
+	cpuc->pending = 0;
+	if (!cpuc->global)
+		knc_set_global(kp, cpuc, KNC_COUNTERS_MASK);
+}
+
+static void knc_pmu_enable(struct pmu *pmu)
+{
+	struct knc_pmu *kp = to_knc_pmu(pmu);
+	struct knc_cpu_hw *cpuc = this_cpu_ptr(kp->cpu_hw);
+	u8 pending = cpuc->pending;
+	int idx;
+
+	if (unlikely(knc_several(pending) || !cpuc->global)) {
+		knc_pmu_enable_group(kp, cpuc);
+	} else if (pending) {
+		idx = __ffs(pending);
+		cpuc->pending = 0;
+		static_call(knc_write_evtsel)(idx, cpuc->events[idx]->hw.config);
+	}
+	cpuc->disabled = false;
+}
+
+/*
+ * Since 6.2 perf core adds a group's events only between pmu_disable() and
+ * pmu_enable() of the context (perf_ctx_disable()), and add() refuses an
+ * event it has no counter for: a transaction has nothing to add. Without
+ * these perf core would give knc its default one, another disable and
+ * enable around every group, at every context switch.
+ */
+static void knc_pmu_start_txn(struct pmu *pmu, unsigned int flags)
+{
+}
+
+static int knc_pmu_commit_txn(struct pmu *pmu)
+{
+	return 0;
+}
+
+static void knc_pmu_cancel_txn(struct pmu *pmu)
+{
+}
+#endif
 
 /*
  * Can the event's group, with the event, be counted at once?
@@ -591,7 +720,12 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 		knc_event_update(event);
 		elapsed = knc_event_set_period(event, idx);
 		knc_update_userpage(event);
-		/* Counting events, and pieces of long periods, end here. */
+		/*
+		 * Counting events, and pieces of long periods, end here. An
+		 * event knc_pmu_enable() has yet to start, whose counter
+		 * overflowed before a stop in the section, is reloaded and
+		 * sampled as any.
+		 */
 		if (!elapsed || !is_sampling_event(event))
 			continue;
 		perf_sample_data_init(&data, 0, event->hw.last_period);
@@ -601,7 +735,7 @@ int knc_pmi_handler(unsigned int cmd, struct pt_regs *regs)
 	inc_perf_irq_stat();
 out:
 	if (stopped)
-		ops->write_global_ctrl(KNC_COUNTERS_MASK);
+		ops->write_global_ctrl(READ_ONCE(cpuc->global));
 	if (!status)
 		return NMI_DONE;
 	perf_sample_event_took(sched_clock() - start);
@@ -679,6 +813,13 @@ void knc_pmu_setup(struct knc_pmu *kp)
 		.start		= knc_pmu_start,
 		.stop		= knc_pmu_stop,
 		.read		= knc_pmu_read,
+#ifndef PERF_PMU_CAP_HETEROGENEOUS_CPUS
+		.pmu_enable	= knc_pmu_enable,
+		.pmu_disable	= knc_pmu_disable,
+		.start_txn	= knc_pmu_start_txn,
+		.commit_txn	= knc_pmu_commit_txn,
+		.cancel_txn	= knc_pmu_cancel_txn,
+#endif
 #ifndef KNC_NO_X86_EXPORTS
 		.event_mapped	= knc_pmu_event_mapped,
 		.event_unmapped	= knc_pmu_event_unmapped,

@@ -43,6 +43,11 @@
  * @spflt_task: the task whose USER_PREF this CPU's SPFLT_CONTROL holds,
  *	compared, never followed (with @spflt_task_start against reuse)
  * @spflt_task_start: @spflt_task's start_time
+ * @pending: the started counters whose EvtSel.EN knc_pmu_enable() is to
+ *	write: those started while perf core holds the PMU disabled
+ * @global: what GLOBAL_CTRL is to hold: KNC_COUNTERS_MASK, or 0 while the
+ *	counters are frozen for the rest of a disabled section
+ * @disabled: perf core holds the PMU disabled (knc_pmu_disable())
  * @pmu_reset: the driver has reset this CPU's PMU (ops->cpu_reset) since
  *	it registered: a reservation needs only undo what the registers'
  *	other users leave
@@ -51,6 +56,9 @@ struct knc_cpu_hw {
 	struct perf_event *events[KNC_NUM_COUNTERS];
 	u8 running;
 	u8 spflt;
+	u8 pending;
+	u8 global;
+	bool disabled;
 	bool pmu_reset;
 	const struct task_struct *spflt_task;
 	u64 spflt_task_start;

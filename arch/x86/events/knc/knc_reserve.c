@@ -45,6 +45,7 @@ static void knc_cpu_reserve(struct knc_pmu *kp, bool reset)
 	ops->write_ovf_ctrl(KNC_COUNTERS_MASK);
 	ops->unmask_pmi();
 	knc_cpu_resume(kp, cpuc, running);
+	cpuc->global = KNC_COUNTERS_MASK;
 	ops->write_global_ctrl(KNC_COUNTERS_MASK);
 }
 
