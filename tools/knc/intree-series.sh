@@ -4,9 +4,11 @@
 # Linux 7.3 (Debian's linux-source-7.3, the tarball tools/knc/linux-src.sh
 # --tarball fetches): the driver with Kconfig, Makefile and MAINTAINERS
 # entries, replacing arch/x86/events/intel/knc.c (built in, it calls
-# perf_event_overflow() directly), the perf JSON tables, the driver's KUnit
-# tests and its page in the admin guide. The simulator stays out of the
-# tree.
+# perf_event_overflow() directly, and it is the core PMU, "cpu"), the
+# driver's KUnit tests and its page in the admin guide. The perf JSON
+# tables its event table is generated from come with the vendor events
+# series (tools/knc/perf-events-series.sh), which it follows. The
+# simulator stays out of the tree.
 #
 #   tools/knc/intree-series.sh [OUT]    (default: build/intree/series)
 #
@@ -26,8 +28,7 @@ WORK=$REPO/build/intree/repo
 OUT=${1:-$REPO/build/intree/series}
 BASE_FILES=(MAINTAINERS Documentation/admin-guide/perf/index.rst arch/x86/events/Kconfig arch/x86/events/Makefile
 	arch/x86/events/intel/Makefile arch/x86/events/intel/core.c
-	arch/x86/events/intel/knc.c arch/x86/events/perf_event.h
-	tools/perf/pmu-events/jevents.py tools/perf/pmu-events/arch/x86/mapfile.csv)
+	arch/x86/events/intel/knc.c arch/x86/events/perf_event.h)
 
 die() { echo "intree-series: $*" >&2; exit 1; }
 [ -f "$TARBALL" ] || die "$TARBALL not found (tools/knc/linux-src.sh --tarball fetches it)"
@@ -107,7 +108,7 @@ PY
 # is knc's. Built in, it needs none of knc_module.c, knc_perf.h and
 # knc_compat.h: it calls perf core directly, on the kernel it is in. The
 # simulator (knc_sim*) stays out of the tree, a test tool of its own. The
-# KUnit tests come in patch 3, the admin guide's page in patch 4.
+# KUnit tests come in patch 2, the admin guide's page in patch 3.
 is_test() { case $1 in *_test.[ch] | */knc_test.h | */.kunitconfig) return 0 ;; esac; return 1; }
 mkdir -p arch/x86/events/knc
 for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
@@ -122,12 +123,13 @@ kc = open('arch/x86/events/Kconfig').read()
 entry = '''config PERF_EVENTS_INTEL_KNC
 	bool "Intel Knights Corner core PMU"
 	depends on PERF_EVENTS && CPU_SUP_INTEL && X86_LOCAL_APIC
-	default y
 	help
 	  The core PMU of the Intel Xeon Phi coprocessor "Knights Corner"
-	  (family 11, model 1) as the "knc" PMU: two 40-bit counters per
+	  (family 11, model 1), the "cpu" PMU: two 40-bit counters per
 	  hardware thread, and the events of Intel's specification as
 	  sysfs aliases.
+
+	  Say Y on a kernel for Knights Corner.
 
 '''
 kc = kc.replace('config PERF_EVENTS_AMD_POWER\n', entry + 'config PERF_EVENTS_AMD_POWER\n', 1)
@@ -173,23 +175,7 @@ PY
 grep -q 'knc' arch/x86/events/intel/Makefile && die "intel/Makefile still builds knc.o"
 commit 0001-driver.msg
 
-# 2. The perf JSON tables, their mapfile.csv row (among the Intel models,
-# in the order of their directories), jevents' unit for them (after the
-# core PMUs' units), and their MAINTAINERS line.
-mkdir -p tools/perf/pmu-events/arch/x86/knightscorner
-for f in $(git -C "$REPO" ls-files tools/perf/pmu-events/knc | grep '\.json$'); do
-	cp "$REPO/$f" tools/perf/pmu-events/arch/x86/knightscorner/
-done
-python3 "$REPO/tools/knc/gen-events.py" --perf-mapfile tools/perf/pmu-events/arch/x86/mapfile.csv
-grep -qx 'GenuineIntel-11-1,v1,knightscorner,core' tools/perf/pmu-events/arch/x86/mapfile.csv ||
-	die "no mapfile.csv row for knightscorner"
-sed -i "s/^          'cpu_atom': 'cpu_atom',\$/&\n          'knc': 'knc',/" tools/perf/pmu-events/jevents.py
-grep -q "^          'knc': 'knc',\$" tools/perf/pmu-events/jevents.py || die "jevents.py: no unit knc"
-sed -i 's|^F:\tarch/x86/events/knc/$|&\nF:\ttools/perf/pmu-events/arch/x86/knightscorner/|' MAINTAINERS
-grep -q "knightscorner/$" MAINTAINERS || die "no MAINTAINERS line for the JSON"
-commit 0002-events.msg
-
-# 3. The KUnit tests of the event logic (the simulator's stay with it),
+# 2. The KUnit tests of the event logic (the simulator's stay with it),
 # their Kconfig entry and .kunitconfig.
 for f in $(git -C "$REPO" ls-files arch/x86/events/knc); do
 	case $f in */knc_sim*) continue ;; esac
@@ -218,16 +204,47 @@ assert anchor in kc
 kc = kc.replace(anchor, entry + anchor, 1)
 open('arch/x86/events/Kconfig', 'w').write(kc)
 PY
-commit 0003-kunit.msg
+commit 0002-kunit.msg
 
-# 4. The admin guide's page, after the other core PMUs' in its index, without
-# what it says of the module alone.
+# 3. The admin guide's page, after the other core PMUs' in its index, without
+# what it says of the module alone, and with the PMU's name in the tree:
+# the core PMU, cpu, which takes the generic events.
 sed '/^ *\.\. out-of-tree$/,/^ *\.\. end out-of-tree$/d' "$REPO/Documentation/admin-guide/perf/knc.rst" |
 	cat -s | sed '${/^$/d;}' >Documentation/admin-guide/perf/knc.rst
+python3 - Documentation/admin-guide/perf/knc.rst <<'PY'
+import re
+import sys
+p = sys.argv[1]
+s = open(p).read()
+
+
+def sub(old, new, count=1):
+    global s
+    s, n = re.subn(old, new, s, flags=re.S)
+    assert n == count or (count == 0 and n), (old, n)
+
+
+sub(r'core PMU \(knc\)\n', 'core PMU (cpu)\n')
+sub(r'registers it\nwith perf as ``knc``; it counts per task and per CPU, and samples through\n',
+    'registers it\nwith perf as the core PMU, ``cpu``; it counts per task and per CPU, and\nsamples through ')
+sub(r'When there is no x86 core PMU \(.*?\), perf offers its generic\nevents to every PMU, and knc takes them:',
+    'As the core PMU, of type ``PERF_TYPE_RAW``, it takes perf\'s generic\nevents:')
+sub(r' With\na core PMU present, it keeps these types\.', '')
+sub(r'``perf list knc``', '``perf list``', 0)
+sub(r'perf list knc ', 'perf list    ')
+sub(r'devices/knc/', 'devices/cpu/')
+sub(r'(?<![\w./-])knc/', 'cpu/', 0)
+sub(r"use knc's\n", "use its\n")
+sub(r"knc's overflow interrupts", "the PMU's overflow interrupts")
+sub(r'\(three events, or two counter-0 events;',
+    '(three events, two counter-0 events, or two while the NMI watchdog holds a\n    counter: ``echo 0 > /proc/sys/kernel/nmi_watchdog``;')
+assert not re.search(r'``knc``|\bknc PMU|knc events', s), re.findall(r'.{30}(?:``knc``|\bknc PMU|knc events).{30}', s)
+open(p, 'w').write(s)
+PY
 sed -i 's/^   alibaba_pmu$/&\n   knc/' Documentation/admin-guide/perf/index.rst
 grep -qx '   knc' Documentation/admin-guide/perf/index.rst || die "knc not in the admin guide's perf index"
 sed -i 's|^F:\tarch/x86/events/knc/$|F:\tDocumentation/admin-guide/perf/knc.rst\n&|' MAINTAINERS
-commit 0004-docs.msg
+commit 0003-docs.msg
 
 series_format "$OUT" "$MSG/cover-letter.txt"
 ls "$OUT"

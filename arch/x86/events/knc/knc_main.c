@@ -19,9 +19,9 @@
 #include "knc_pmu.h"
 
 /*
- * The registered PMU. There is one PMI per CPU and one PMU named "knc", so
- * one backend at a time; the NMI handler, which gets no argument, finds
- * the PMU here.
+ * The registered PMU. There is one PMI per CPU and one knc PMU, so one
+ * backend at a time; the NMI handler, which gets no argument, finds the
+ * PMU here.
  */
 struct knc_pmu *knc_pmu_active;
 static enum cpuhp_state knc_hp_state;
@@ -32,8 +32,9 @@ static enum cpuhp_state knc_hp_state;
  *
  * Hooks the PMI, adds the PMU to CPU hotplug, which resets every online
  * CPU's PMU (ops->cpu_reset) where the registers are reserved from now on
- * (a backend without ops->reserve), and registers the PMU with perf as
- * "knc". No other backend's PMU may be registered.
+ * (a backend without ops->reserve), and registers the PMU with perf: as
+ * "knc" in the module, as the core PMU, "cpu", built in. No other
+ * backend's PMU may be registered.
  *
  * Context: process context; sleeps.
  * Return: the PMU, or an ERR_PTR().
@@ -59,7 +60,16 @@ struct knc_pmu *knc_pmu_create(const struct knc_hw_ops *ops)
 	ret = cpuhp_state_add_instance(knc_hp_state, &kp->node);
 	if (ret)
 		goto err_nmi;
+#ifdef MODULE
+	/* Beside the x86 core's PMU, "cpu", which may be there. */
 	ret = perf_pmu_register(&kp->pmu, "knc", -1);
+#else
+	/*
+	 * Built in, it is the core PMU, as the x86 core's was on KNC: "cpu",
+	 * of the type perf core gives the generic events.
+	 */
+	ret = perf_pmu_register(&kp->pmu, "cpu", PERF_TYPE_RAW);
+#endif
 	if (ret)
 		goto err_cpuhp;
 
