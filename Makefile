@@ -39,6 +39,9 @@
 #   make libpfm4    libpfm4 4.13 (Debian's) with tools/knc/libpfm4/*.patch:
 #                   PAPI opens KNC events on knc_pmu.ko when it is loaded
 #                   (build/libpfm4/libpfm.so.4, for LD_LIBRARY_PATH)
+#   make libpfm4-patch  that patch as you post it, From: and Signed-off-by:
+#                   you (git config user.name and user.email), in
+#                   build/libpfm4/patches/ (the stored one has a stand-in)
 #   make deps       install the Debian packages the above need
 #   make dkms-src   stage dkms.conf and the module sources as
 #                   $(DESTDIR)/usr/src/knc-pmu-VERSION, for dkms add
@@ -107,7 +110,7 @@ PYTHON ?= python3
 KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
-.PHONY: modules install test-modules module-6.1 module-7.3 module-7.2 all module-612 gen tools card check test demo bench perf qemu libpfm4 deps clean dkms-src \
+.PHONY: modules install test-modules module-6.1 module-7.3 module-7.2 all module-612 gen tools card check test demo bench perf qemu libpfm4 libpfm4-patch deps clean dkms-src \
 	intree perf-events-series linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
@@ -309,6 +312,9 @@ qemu:
 
 libpfm4:
 	tools/knc/build-libpfm4.sh
+
+libpfm4-patch:
+	tools/knc/libpfm4-patch.sh
 
 intree:
 	tools/knc/intree-series.sh

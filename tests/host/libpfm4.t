@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The libpfm4 patch (tools/knc/libpfm4/) as libpfm4 upstream would take
 # it, as TAP: it applies without fuzz to Debian's libpfm4 4.13 (the source
-# package make libpfm4 fetched), and libpfm4's own check of its event
-# tables, tests/validate, passes with it (make libpfm4 builds it).
+# package make libpfm4 fetched), tools/knc/libpfm4-patch.sh (make
+# libpfm4-patch) hands it out From: and signed off by the sender, and
+# libpfm4's own check of its event tables, tests/validate, passes with it
+# (make libpfm4 builds it).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/tap.sh
@@ -25,6 +27,22 @@ for p in tools/knc/libpfm4/*.patch; do
 	fi
 	result $st "$(basename "$p") applies to libpfm4 4.13 without fuzz" "$log"
 done
+# make libpfm4-patch: the patch as its sender posts it, From: and signed
+# off by the sender, the rest as stored; refused without a git identity.
+series_test_ident
+sent=$dir/sent
+tools/knc/libpfm4-patch.sh "$sent" >"$log" 2>&1 &&
+	for p in tools/knc/libpfm4/*.patch; do
+		q=$sent/${p##*/}
+		grep -qxF "$(series_from)" "$q" && grep -qxF "$(series_signoff)" "$q" &&
+			! grep -q 'knc-pmu@localhost' "$q" &&
+			diff <(grep -v -e '^From: ' -e '^Signed-off-by: ' "$p") \
+				<(grep -v -e '^From: ' -e '^Signed-off-by: ' "$q") || exit 1
+	done >>"$log" 2>&1
+result $? "libpfm4-patch.sh: the patch From: and signed off by the sender, nothing else changed" "$log"
+! GIT_CONFIG_VALUE_0='' GIT_CONFIG_VALUE_1='' tools/knc/libpfm4-patch.sh "$sent" >"$log" 2>&1 &&
+	grep -q "no git identity to sign the patches off with" "$log"
+result $? "libpfm4-patch.sh without user.name and user.email fails and says to set them" "$log"
 if [ -x build/libpfm4/validate ]; then
 	(cd build/libpfm4 && ./validate) >"$log" 2>&1
 	st=$?
