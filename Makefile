@@ -58,10 +58,15 @@
 #                   intel/knc.c): a git format-patch series against Linux
 #                   7.3 in build/perf-events/series/ (tests/host/perf-events-series.t)
 #   make linux-fixes  fixes to Linux's own KNC driver (intel/knc.c) and, in a
-#                   series of its own, to the x86 core's RDPMC offer: git
-#                   format-patch series against Linux 7.3 for upstream and
-#                   6.12 and 6.1 for stable, in build/linux-fixes/series/BASE/
-#                   (tests/host/linux-fixes.t)
+#                   series of its own, to the RDPMC offer of perf's core and
+#                   the x86 core: git format-patch series against Linux 7.3
+#                   for upstream, in build/linux-fixes/series/7.3/; with
+#                   LINUX_GIT=/path/to/linux.git (a torvalds/linux clone)
+#                   their Fixes: and Cc: stable tags, and, once the fixes
+#                   are upstream there, the backports for 6.12 and 6.1 in
+#                   stable's form (series/6.12/, series/6.1/); without it
+#                   neither (tools/knc/linux-fixes.sh --help;
+#                   tests/host/linux-fixes.t)
 #                   These three series are From: and Signed-off-by: you:
 #                   git config user.name and user.email (set them first)
 #   make debug-kernel  Linux 7.3 with the upstream series of make
