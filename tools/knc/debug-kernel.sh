@@ -4,8 +4,10 @@
 # debug-kernel.sh - build the debug kernel (make debug-kernel): Linux 7.3
 # (Debian's linux-source-7.3, the tarball tools/knc/linux-src.sh --tarball
 # fetches) with the upstream series of make linux-fixes applied (the knc.c
-# series and the x86 core's RDPMC patch, as tools/knc/linux-fixes.sh makes
-# them against that tarball), on tinyconfig plus tools/knc/debug/debug.config
+# series and the RDPMC series of perf's core and the x86 core, as
+# tools/knc/linux-fixes.sh makes them against that tarball, without
+# LINUX_GIT: their tags change no code), on tinyconfig plus
+# tools/knc/debug/debug.config
 # (KASAN, lockdep, atomic-sleep and list debugging, UBSAN, KUnit, the lockup
 # and hung-task detectors, fault injection, kmemleak, gcov for the knc
 # modules and for arch/x86/events/intel/knc.c, and what a knc-vm guest
@@ -49,7 +51,7 @@ trap 'rm -rf "$WORK"' EXIT
 TARBALL=$("$REPO/tools/knc/linux-src.sh" --tarball 2>"$WORK/log") ||
 	die "tools/knc/linux-src.sh --tarball failed: $(cat "$WORK/log")"
 # The series, of which only the diffs change the kernel.
-"$REPO/tools/knc/linux-fixes.sh" --7.3-only "$WORK/series" >"$WORK/log" 2>&1 ||
+LINUX_GIT='' "$REPO/tools/knc/linux-fixes.sh" --7.3-only "$WORK/series" >"$WORK/log" 2>&1 ||
 	die "tools/knc/linux-fixes.sh failed: $(cat "$WORK/log")"
 fixes=("$WORK"/series/7.3/knc/000[1-9]-*.patch "$WORK"/series/7.3/x86/000[1-9]-*.patch)
 # Comments do not change the kernel; this script's code and cache-lib.sh's
