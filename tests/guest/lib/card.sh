@@ -142,10 +142,10 @@ card_left_as_found() {
 # card_verdict VERDICT CHECK [PATCH]: knc-check printed VERDICT for the
 # check whose title starts with CHECK, and with PATCH, that a FAIL names
 # that patch of make linux-fixes as its fix (a number: of the knc.c series;
-# x86: the x86 core's patch, a posting of its own)
+# x86: the RDPMC series, a posting of its own)
 card_verdict() {
 	local fix="fix: patch ${3:-} of make linux-fixes"
-	[ "${3:-}" != x86 ] || fix="fix: the x86 core's patch of make linux-fixes"
+	[ "${3:-}" != x86 ] || fix="fix: the RDPMC series of make linux-fixes"
 	awk -v v="$1" -v c="$2" -v p="${3:-}" -v fix="$fix" '
 		/^(PASS|FAIL|SKIP) / { cur = substr($0, 6, length(c)) == c && $1 == v; if (cur) found = 1 }
 		cur && p != "" && index($0, fix) { fixed = 1 }

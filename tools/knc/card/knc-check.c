@@ -46,14 +46,17 @@ static const char usage[] =
 "  --exact  only the loop's count passes (an exact model of the PMU)\n";
 
 /*
- * the patches of make linux-fixes (tools/knc/linux-fixes/000N-*.msg): 1 to 3
- * its knc.c series, 4 the x86 core's patch, a posting of its own
+ * the patches of make linux-fixes (tools/knc/linux-fixes/000N-*.msg), by
+ * number: 1 to 3 fix knc.c, 4 changes no behaviour, 5 and 6 are its RDPMC
+ * series (perf core's order, then the x86 core's offer)
  */
 static const char *const patch[] = {
 	"",
 	"perf/x86/knc: Write counter 1's event select to its own MSR",
 	"perf/x86/knc: Keep the counters off on an NMI while the PMU is disabled",
 	"perf/x86/knc: Unmask the LVT performance entry in the PMI handler",
+	"perf/x86/knc: Use the x86 core's event select helpers",
+	"perf/core: Count a new buffer's mapping before writing its user page",
 	"perf/x86: Offer RDPMC only on the page of an event that is mapped",
 };
 
@@ -170,9 +173,10 @@ static void verdict(const char *v, const char *check, const char *seen,
 	pr("     defect: %s\n", defect);
 	if (pmu.knc)
 		pr("     fix: none known: a defect of knc_pmu.ko; please send this report\n");
-	else if (fix == 4)
-		pr("     fix: the x86 core's patch of make linux-fixes, \"%s\",\n"
-		   "          or load knc_pmu.ko (its knc PMU does not have it)\n", patch[fix]);
+	else if (fix == 6)
+		pr("     fix: the RDPMC series of make linux-fixes, \"%s\"\n"
+		   "          and \"%s\",\n"
+		   "          or load knc_pmu.ko (its knc PMU does not have it)\n", patch[5], patch[6]);
 	else if (fix)
 		pr("     fix: patch %d of make linux-fixes, \"%s\",\n"
 		   "          or load knc_pmu.ko (its knc PMU does not have it)\n", fix, patch[fix]);
@@ -587,7 +591,7 @@ static void check_rdpmc(void)
 		    s->cap, s->index);
 		verdict("FAIL", title2, seen,
 			"RDPMC offered on the page of an event that is not mapped itself\n"
-			"             (PERF_EVENT_IOC_SET_OUTPUT), in an mm where RDPMC faults", 4);
+			"             (PERF_EVENT_IOC_SET_OUTPUT), in an mm where RDPMC faults", 6);
 	} else if (s->stage != 2) {
 		verdict("SKIP", title2, "the events did not open or map", "", 0);
 	} else {
