@@ -110,7 +110,29 @@ EVENT_FIELDS = ("EventCode", "UMask", "EventName", "BriefDescription",
                 "PublicDescription", "Counter", "SampleAfterValue", "Unit")
 METRIC_REQUIRED = ("MetricName", "MetricExpr", "MetricGroup",
                    "BriefDescription")
-METRIC_OPTIONAL = ("PublicDescription", "ScaleUnit")
+METRIC_OPTIONAL = ("PublicDescription", "ScaleUnit", "MetricConstraint")
+
+# MetricConstraint: how perf (7.3's util/metricgroup.c,
+# metric__group_events()) opens a metric's events. By default it opens them
+# as one weak group ("{a,b}:W"), which the PMU schedules all at once or not
+# at all. NO_GROUP_EVENTS: never as a group; NO_GROUP_EVENTS_NMI: not as a
+# group while /proc/sys/kernel/nmi_watchdog is 1 (with a warning), as a
+# group otherwise. KNC has two general counters per thread and no fixed
+# one, and the NMI watchdog's cycles event, pinned, holds one of them:
+#   - a metric of one event needs no constraint;
+#   - two events fit on the two counters (at most one of them counter-0
+#     only), but not beside the watchdog: a group of them would never be
+#     scheduled there and the metric would get no value. NO_GROUP_EVENTS_NMI
+#     keeps them a group, counted at the same time, when the watchdog is off
+#     and lets them take turns on the counter it leaves when it is on;
+#   - more than two events, or two counter-0-only ones, never fit at once:
+#     NO_GROUP_EVENTS.
+# The events are the formula's table events, as the series has them on
+# Linux's core PMU. On knc_pmu.ko's PMU perf 7.3 opens BRANCHES twice, as
+# its legacy "branches" and as knc's, so there the branch metric has three
+# events (tests/guest/progs/metrics.py, which takes that into account).
+NUM_COUNTERS = 2
+METRIC_CONSTRAINTS = ("NO_GROUP_EVENTS", "NO_GROUP_EVENTS_NMI")
 
 UNIT = "knc"
 U32_MAX = 2**32 - 1          # the module prints periods with %u
@@ -652,6 +674,34 @@ def sample_values(cat: Catalog) -> Dict[str, float]:
             for i, e in enumerate(cat.table)}
 
 
+def needed_constraint(cat: Catalog, names: List[str]) -> Optional[str]:
+    """The MetricConstraint a metric of the table events names needs on
+    KNC's counters (see METRIC_CONSTRAINTS)."""
+    counters = {e.get("EventName"): e.get("Counter") for e in cat.table}
+    counter0 = sum(counters.get(n) == "0" for n in names)
+    if len(names) > NUM_COUNTERS or counter0 > 1:
+        return "NO_GROUP_EVENTS"
+    return "NO_GROUP_EVENTS_NMI" if len(names) > 1 else None
+
+
+def check_metric_constraints(cat: Catalog) -> List[str]:
+    known = {e.get("EventName") for e in cat.table}
+    problems = []
+    for m, tree, _ in _metric_trees(cat):
+        if tree is None or any(i not in known for i in expr_ids(tree)):
+            continue
+        got = m.get("MetricConstraint")
+        want = needed_constraint(cat, expr_ids(tree))
+        if got is not None and got not in METRIC_CONSTRAINTS:
+            problems.append(f"{m.where()}: MetricConstraint {got!r} is not "
+                            f"one of {', '.join(METRIC_CONSTRAINTS)}")
+        elif got != want:
+            problems.append(f"{m.where()}: MetricConstraint is {got!r}, its "
+                            f"{len(expr_ids(tree))} event(s) on "
+                            f"{NUM_COUNTERS} counters need {want!r}")
+    return problems
+
+
 def check_metric_values(cat: Catalog) -> List[str]:
     values, problems = sample_values(cat), []
     for m, tree, _ in _metric_trees(cat):
@@ -718,6 +768,8 @@ CHECKS = [
     ("metric expressions parse", check_metric_syntax),
     ("metric expressions use table events only", check_metric_events),
     ("metric expressions evaluate to finite numbers", check_metric_values),
+    ("MetricConstraint is what the metric's events need on two counters",
+     check_metric_constraints),
     ("the hw-cache map names table events, as the upstream driver's",
      check_hw_cache),
 ]
@@ -1006,14 +1058,32 @@ def render_doc(cat: Catalog) -> str:
         "value then. *Unit* is the perf ScaleUnit (scale factor and unit); "
         "a metric without one prints as a plain number.",
         "",
+        "*Grouping* is the perf MetricConstraint: how perf opens the "
+        "metric's events. By default perf opens them as one group, "
+        "scheduled all at once or not at all. The NMI watchdog's cycles "
+        "event holds one of the two counters while "
+        "``/proc/sys/kernel/nmi_watchdog`` is 1, so a group of two events "
+        "would never count beside it: ``NO_GROUP_EVENTS_NMI`` opens them "
+        "as a group with the watchdog off (counted at the same time) and "
+        "each on its own with it on (perf warns \"Not grouping metric\" "
+        "and the events take turns on the free counter: estimates). "
+        "``NO_GROUP_EVENTS`` never groups them: more than two events, or "
+        "two counter-0-only ones, never fit on the counters at once and "
+        "always take turns. The check ``MetricConstraint is what the "
+        "metric's events need on two counters`` of ``gen-events.py`` "
+        "derives the constraint from the formula's events and their "
+        "*Counters*.",
+        "",
     ]
     lines += _rst_table(
-        [22, 12, 30, 10, 26],
-        ["Metric", "Groups", "Formula", "Unit", "Description"],
+        [20, 11, 28, 9, 12, 22],
+        ["Metric", "Groups", "Formula", "Unit", "Grouping", "Description"],
         [[f"``{m.get('MetricName')}``",
           _rst_text(m.get("MetricGroup").replace(";", ", ")),
           f"``{m.get('MetricExpr')}``",
           f"``{m.get('ScaleUnit')}``" if m.get("ScaleUnit") else "none",
+          f"``{m.get('MetricConstraint')}``"
+          if m.get("MetricConstraint") else "group",
           _rst_text(m.get("PublicDescription") or m.get("BriefDescription"))]
          for m in cat.metrics])
     lines += _rst_heading("Generic hardware cache events", "=")
