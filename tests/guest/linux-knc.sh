@@ -549,6 +549,36 @@ t_perf73_json_event_counts() {
 }
 case_add "perf 7.3 stat -e instructions_executed:u counts the loop exactly" t_perf73_json_event_counts user
 
+# perf stat -M beside the NMI watchdog, which holds a counter: the
+# metrics' MetricConstraint (NO_GROUP_EVENTS_NMI, NO_GROUP_EVENTS) has
+# perf open their events without a group, so that they take turns on the
+# other counter; a group of two would never be scheduled. Every metric but
+# the L2 read hit ratio needs counter 1 then. Fixed, every metric gets a
+# value (tests/guest/progs/watchdog-metrics.py); unpatched, the watchdog's
+# event takes counter 0 and knc_ipc's two events, taking turns on counter
+# 1, read 0: no value.
+t_perf73_metrics_beside_the_watchdog() {
+	local out
+	out=$(mktemp)
+	echo 1 >/proc/sys/kernel/nmi_watchdog
+	"$PERF73" stat -x';' -e '{instructions_executed,cpu_clk_unhalted}' -- "$LOOP" 2>"$out" >/dev/null
+	cat "$out"
+	[ "$(grep -c '^<not counted>;' "$out")" -eq 2 ] ||
+		fail "a group of two counted beside the watchdog"
+	if linux_fixed; then
+		tests/guest/progs/watchdog-metrics.py "$PERF73"
+		return
+	fi
+	"$PERF73" stat -x';' -M knc_ipc -- "$LOOP" 2>"$out" >/dev/null
+	cat "$out"
+	grep -q "Not grouping metric knc_ipc's events" "$out" || fail "the events grouped"
+	[ "$(grep -c '^0;' "$out")" -eq 2 ] || fail "not both events 0"
+	[ -z "$(awk -F';' '$7 ~ /knc_ipc/ && $6 != ""' "$out")" ] || fail "knc_ipc has a value"
+}
+case_add "$(defect_or_fixed \
+	"defect: perf 7.3 stat -M beside the NMI watchdog: knc_ipc's events take turns on counter 1, read 0, no value" \
+	"fixed: perf 7.3 stat -M gives every metric a value beside the NMI watchdog")" t_perf73_metrics_beside_the_watchdog user
+
 # The baseline every case starts from (lib.sh): the NMI watchdog off, so
 # that the cases have both counters.
 [ ! -e /proc/sys/kernel/nmi_watchdog ] || echo 0 >/proc/sys/kernel/nmi_watchdog
