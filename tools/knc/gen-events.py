@@ -546,6 +546,43 @@ def check_periods(cat: Catalog) -> List[str]:
     return problems
 
 
+def is_prime(n: int) -> bool:
+    return n > 1 and all(n % d for d in range(2, math.isqrt(n) + 1))
+
+
+def round_below(n: int) -> int:
+    """n with all but its leading digit zeroed (20011 -> 20000)."""
+    scale = 10 ** (len(str(n)) - 1)
+    return n // scale * scale
+
+
+# The default sampling periods are this project's, not Intel's (its
+# perfmon data has no Knights Corner): each is the first prime above a
+# round number of one significant digit, as the periods of Intel's other
+# models are (2000003, 200003, 100003, 20011, 2003; 10007 and 20000003
+# follow the same rule), so that samples do not fall into step with a loop
+# whose length is a round number. The round number follows how often the
+# event can occur, estimated from what it counts, not measured on a KNC:
+# 2000003 for events that can occur every cycle or instruction, 200003 and
+# 100003 for memory accesses and L1 misses, 20011 and 10007 for rarer
+# events such as L2 hits and misses, page walks, mispredictions and
+# snoops, 2003 for the rarest (long page walks, code misses served by
+# another L2 or memory), 20000003 for VPU_ELEMENTS_ACTIVE (up to 16 a VPU
+# instruction).
+def check_period_rule(cat: Catalog) -> List[str]:
+    problems = []
+    for e in cat.table + cat.aliases:
+        value = e.get("SampleAfterValue")
+        if value is None or not PERIOD_RE.match(value):
+            continue
+        n = int(value)
+        base = round_below(n)
+        if not is_prime(n) or any(is_prime(k) for k in range(base + 1, n)):
+            problems.append(f"{e.where()}: SampleAfterValue {n} is not the "
+                            f"first prime above a round number")
+    return problems
+
+
 def check_unit(cat: Catalog) -> List[str]:
     return [f"{e.where()}: Unit is {e.get('Unit')!r}, not {UNIT!r}"
             for e in cat.table + cat.aliases
@@ -761,6 +798,8 @@ CHECKS = [
     ("table (EventCode, UMask) pairs are unique", check_unique_encodings),
     ("Counter matches the counter-0-only list", check_counters),
     ("SampleAfterValue is a positive integer", check_periods),
+    ("SampleAfterValue is the first prime above a round number",
+     check_period_rule),
     (f"Unit is {UNIT}", check_unit),
     ("generic aliases follow the upstream map and match a table event",
      check_aliases),
@@ -1020,7 +1059,21 @@ def render_doc(cat: Catalog) -> str:
         "",
         "*Code* and *UMask* are the event select and unit mask fields of "
         "IA32_PerfEvtSelX. *Period* is the default sampling period the "
-        "alias carries. *Counters* lists the counters that can count the "
+        "alias carries (``perf record`` without ``-c`` or ``-F``): this "
+        "project's choice, as Intel publishes no event data for Knights "
+        "Corner. Each is the first prime above a round number, as the "
+        "periods of Intel's other models are (2000003, 200003, 100003, "
+        "20011, 2003), so that samples do not fall into step with a loop "
+        "whose length is a round number; the round number follows how "
+        "often the event can occur, estimated from what it counts, not "
+        "measured on a KNC: 2000003 for events that can occur every "
+        "cycle or instruction, 200003 and 100003 for memory accesses and "
+        "L1 misses, 20011 and 10007 for rarer events such as L2 hits and "
+        "misses, page walks, mispredictions and snoops, 2003 for the "
+        "rarest (long page walks, code misses served by another L2 or "
+        "memory), "
+        "20000003 for ``VPU_ELEMENTS_ACTIVE`` (up to 16 a VPU "
+        "instruction). *Counters* lists the counters that can count the "
         "event: an event with ``0`` counts on counter 0 only, so two such "
         "events are never scheduled together and perf multiplexes them.",
         "",
