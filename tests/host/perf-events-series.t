@@ -51,6 +51,16 @@ subjects=("perf jevents: Skip Intel metric groups a model has no events for"
 subject_of() {
 	awk '/^Subject: / { s = $0; f = 1; next } f && /^ / { s = s $0; next } f { print s; exit }' "$1"
 }
+# The metrics need the counter 1 fix of make linux-fixes: the cover letter
+# and patch 3 name it by its subject (tools/knc/linux-fixes/), and the
+# cover letter holds patch 3 behind it. Lines unfolded: a subject may wrap.
+fix=$(head -n 1 tools/knc/linux-fixes/0001-evtsel1.msg)
+unfolded() { tr '\n' ' ' <"$1" | tr -s ' '; }
+[ -n "$fix" ] && [ "${#patches[@]}" -eq 3 ] &&
+	unfolded "$SERIES/0000-cover-letter.patch" | grep -qF "\"$fix\"" &&
+	unfolded "$SERIES/0000-cover-letter.patch" | grep -qF "please hold patch 3 until that fix is in" &&
+	unfolded "${patches[2]}" | grep -qF "\"$fix\""
+result $? "the cover letter and patch 3 name the counter 1 fix ('$fix'), patch 3 held behind it"
 for i in "${!patches[@]}"; do
 	p=${patches[i]}
 	grep -qxF "$(series_signoff)" "$p" &&
