@@ -3,8 +3,9 @@
 # The QEMU patch series in QEMU's own style, as TAP: tools/knc/qemu/*.patch
 # checked by the scripts/checkpatch.pl of the QEMU they are made against
 # (11.1, which also wants the Signed-off-by lines), taken from the upstream
-# tarball that make qemu fetched, on every patch; and the cover letter's
-# list of the patches. A tarball missing from the cache is a failure.
+# tarball that make qemu fetched, on every patch and on the test bed's
+# patches on top (tools/knc/qemu/test/); and the cover letter's list of
+# the patches. A tarball missing from the cache is a failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -48,7 +49,7 @@ check_series() {
 cover_letter() {
 	local p
 	for p in "$1"/*.patch; do
-		sed -n '/^Subject: /{N;s/\n//;s/^Subject: \[PATCH [0-9]*\/[0-9]*\] /  /;p}' "$p"
+		sed -n '/^Subject: /{N;s/\n//;s/^Subject: \[PATCH \(v[0-9]* \)\{0,1\}[0-9]*\/[0-9]*\] /  /;p}' "$p"
 	done >"$log.want"
 	sed -n '/^knc-pmu ([0-9]*):$/,/^$/p' "$1/cover-letter.txt" | sed '1d;$d' >"$log.have"
 	n=$((n + 1))
@@ -64,6 +65,8 @@ cover_letter() {
 
 echo "TAP version 13"
 check_series 11.1 qemu-11.1.1 qemu tools/knc/qemu
+# the test bed's patches on top of the series, in QEMU's style too
+check_series 11.1 qemu-11.1.1 qemu tools/knc/qemu/test
 cover_letter tools/knc/qemu
 echo "1..$n"
 exit $bad

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The boot ROMs' output (tests/host/rom.sh), included in their .code16 or
- * .code32 text: the same source assembles for either.
+ * The boot ROMs' output and their WRMSR (tests/host/rom.sh), included in
+ * their .code16 or .code32 text: the same source assembles for either.
  */
+
+/* wrmsr %ecx = %eax (high 0) */
+wrmsr0:
+	xorl	%edx, %edx
+	wrmsr
+	ret
 
 /* putc %al on the debug console */
 putc:

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-qemu.sh - build QEMU 11.1 (Debian's 1:11.1.1+ds-1 source) with the
-# Knights Corner PMU model (tools/knc/qemu/*.patch). Called by the
-# top-level `make qemu`.
+# Knights Corner PMU model (tools/knc/qemu/*.patch, then the test bed's
+# tools/knc/qemu/test/*.patch). Called by the top-level `make qemu`.
 #
 # The build is cached outside the repository, by content hash: the same
 # source package, patches, configure flags and script reuse the binary of
@@ -60,7 +60,9 @@ Usage: tools/knc/build-qemu.sh [--force]
 Build qemu-system-x86_64 (x86_64-softmmu, TCG, virtfs, the pc machine and
 the devices of tools/knc/qemu-devices.mak only) with the
 Knights Corner PMU model: Debian's QEMU $QEMU_VERSION (sid's) with
-tools/knc/qemu/*.patch, left at build/qemu/qemu-system-x86_64.
+tools/knc/qemu/*.patch (the series) and tools/knc/qemu/test/*.patch (the
+test bed's patches on top of it: the SPFLT stand-in), left at
+build/qemu/qemu-system-x86_64.
 
   1. Fetch the source package into $SRC_CACHE, once:
      with apt-get source while $SUITE's index lists the version (apt reads
@@ -249,8 +251,10 @@ if [ -n "${KNC_QEMU_SRC:-}" ]; then
 	exit 0
 fi
 
+# the series, then the test bed's own patches on top (tools/knc/qemu/test/:
+# not part of what is proposed to QEMU, see tools/knc/qemu-series.sh)
 shopt -s nullglob
-PATCHES=("$PATCH_DIR"/*.patch)
+PATCHES=("$PATCH_DIR"/*.patch "$PATCH_DIR"/test/*.patch)
 shopt -u nullglob
 
 mkdir -p "$BUILDS" "$SRC_CACHE" 2>/dev/null ||

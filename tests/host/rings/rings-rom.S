@@ -37,37 +37,15 @@ gdtr:	.word	gdt_end - gdt - 1
 idtr:	.word	VEC * 8 + 7
 	.long	IDT
 
+	.include "rom-pm32.S"
 start16:
-	cli
-	xorw	%ax, %ax
-	movw	%ax, %es
-	movw	%cs, %ax
-	movw	%ax, %ds
-	movw	$(gdt - rom), %si
-	movw	$GDT, %di
-	movw	$(gdt_end - gdt), %cx
-	cld
-	rep movsb
-	lgdtl	%cs:(gdtr - rom)
-	movl	%cr0, %eax
-	orl	$1, %eax
-	movl	%eax, %cr0
-	ljmpl	$0x08, $pm32
+	enter_pm32
 
 	.code32
 	.include "rom-print.S"
 
-/* wrmsr %ecx = %eax (high 0) */
-wrmsr0:
-	xorl	%edx, %edx
-	wrmsr
-	ret
-
 pm32:
-	movw	$0x10, %ax
-	movw	%ax, %ds
-	movw	%ax, %es
-	movw	%ax, %ss
+	flat_data32
 	movl	$STACK0, %esp
 	/* the TSS: ring 0's stack for entries from the other rings */
 	movl	$TSS, %edi
