@@ -67,7 +67,11 @@
 #                   stable's form (series/6.12/, series/6.1/); without it
 #                   neither (tools/knc/linux-fixes.sh --help;
 #                   tests/host/linux-fixes.t)
-#                   These three series are From: and Signed-off-by: you:
+#   make qemu-series  the QEMU KNC PMU series (tools/knc/qemu/) as you mail
+#                   it, with its cover letter, in build/qemu-series/
+#                   (tests/host/qemu-series.t); make qemu builds the stored
+#                   patches, whose stand-in identity this replaces
+#                   These four series are From: and Signed-off-by: you:
 #                   git config user.name and user.email (set them first)
 #   make debug-kernel  Linux 7.3 with the upstream series of make
 #                   linux-fixes, KASAN, lockdep, UBSAN, kmemleak, fault
@@ -116,7 +120,7 @@ KNC := arch/x86/events/knc
 TBL := $(KNC)/knc_events.tbl
 
 .PHONY: modules install test-modules module-6.1 module-7.3 module-7.2 all module-612 gen tools card check test demo bench perf qemu libpfm4 libpfm4-patch deps clean dkms-src \
-	intree perf-events-series linux-fixes perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
+	intree perf-events-series linux-fixes qemu-series perf-test fuzz debug-kernel module-debug dkms-debug check-debug \
 	coverage deb check-deb
 
 # The supported kernels: knc_pmu.ko's modinfo, dkms.conf and
@@ -183,9 +187,10 @@ endef
 
 # The series a build makes and applies, and never sends (the debug
 # kernel's fixes, perf's vendor events), are signed off by this stand-in,
-# whoever builds: its address cannot be mailed. make linux-fixes, intree
-# and perf-events-series sign off with the git identity of whoever runs
-# them, and fail without one (tools/knc/series-lib.sh, series_ident).
+# whoever builds: its address cannot be mailed. make linux-fixes, intree,
+# perf-events-series and qemu-series sign off with the git identity of
+# whoever runs them, and fail without one (tools/knc/series-lib.sh,
+# series_ident).
 BUILD_IDENT := GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name \
 	GIT_CONFIG_VALUE_0='knc-pmu build' GIT_CONFIG_KEY_1=user.email \
 	GIT_CONFIG_VALUE_1=build@knc-pmu.invalid
@@ -329,6 +334,9 @@ perf-events-series:
 
 linux-fixes:
 	tools/knc/linux-fixes.sh
+
+qemu-series:
+	tools/knc/qemu-series.sh
 
 perf-test: deps
 	$(MAKE) test-modules
