@@ -8,6 +8,9 @@
 #include "card.h"
 #include "knc_events.h"
 
+/* the program, as its messages name it */
+const char *card_prog = "knc-stat";
+
 /* A signal handler returns through card_sigreturn (SA_RESTORER). */
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -456,6 +459,88 @@ int online_cpus(int *cpus, int max)
 	return n;
 }
 
+/*
+ * Start CMD (argv) stopped before its execve: it waits to read one byte
+ * from *go, and writes execve's -errno to *execfail if that fails. Its pid.
+ */
+int start_cmd(char **argv, int *go, int *execfail)
+{
+	int gopipe[2], errpipe[2];
+	long pid;
+
+	if (sys2(SYS_pipe2, gopipe, O_CLOEXEC) || sys2(SYS_pipe2, errpipe, O_CLOEXEC))
+		die("%s: pipe2 failed\n", card_prog);
+	pid = sys0(SYS_fork);
+	if (pid < 0)
+		die("%s: fork: %s\n", card_prog, errname(-pid));
+	if (pid == 0) {
+		char c, path[512];
+		const char *pathvar = "/bin:/usr/bin", *s;
+		long err = -ENOENT;
+		char **e;
+		int status = 127;
+
+		sys1(SYS_close, gopipe[1]);
+		sys1(SYS_close, errpipe[0]);
+		if (sys3(SYS_read, gopipe[0], &c, 1) != 1)
+			sys1(SYS_exit_group, 127);
+		for (e = environ; *e; e++)
+			if (starts(*e, "PATH="))
+				pathvar = *e + 5;
+		if (schr(argv[0], '/')) {
+			err = sys3(SYS_execve, argv[0], argv, environ);
+		} else {
+			for (s = pathvar; *s; s += *s == ':') {
+				size_t n = 0;
+
+				while (s[n] && s[n] != ':')
+					n++;
+				if (n + slen(argv[0]) + 2 < sizeof(path)) {
+					memcpy(path, s, n);
+					path[n] = 0;
+					scat(path, "/", sizeof(path));
+					scat(path, argv[0], sizeof(path));
+					err = sys3(SYS_execve, path, argv, environ);
+					if (err != -ENOENT && err != -EACCES)
+						break;
+				}
+				s += n;
+			}
+		}
+		if (err == -EACCES)
+			status = 126;
+		sys3(SYS_write, errpipe[1], &err, sizeof(err));
+		sys1(SYS_exit_group, status);
+	}
+	sys1(SYS_close, gopipe[0]);
+	sys1(SYS_close, errpipe[1]);
+	*go = gopipe[1];
+	*execfail = errpipe[0];
+	return (int)pid;
+}
+
+/*
+ * Let CMD (pid, from start_cmd()) go on to its execve: -1 when it runs;
+ * when it cannot, its exit status (127, 126), and the reason printed.
+ */
+int cmd_go(const char *name, int pid, int go, int execfail)
+{
+	long err = 0, r;
+	int status = 0;
+
+	sys3(SYS_write, go, "g", 1);
+	sys1(SYS_close, go);
+	while ((r = sys3(SYS_read, execfail, &err, sizeof(err))) == -EINTR)
+		;
+	sys1(SYS_close, execfail);
+	if (r != sizeof(err))
+		return -1;
+	while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR)
+		;
+	epr("%s: cannot run %s: %s\n", card_prog, name, errname(-err));
+	return status >> 8 & 0xff;
+}
+
 /* --------------------------------------------------------- the PMU, events */
 
 /* The running kernel's release (uname -r) */
@@ -626,12 +711,12 @@ static int apply_term(const struct pmu *p, const char *term, u64 value, struct p
 	u64 *field, lo, hi, used = 0;
 
 	if (!p->name[0]) {
-		epr("knc-stat: '%s': no knc or cpu PMU in " SYSFS_PMUS " to take format terms\n", term);
+		epr("%s: '%s': no knc or cpu PMU in " SYSFS_PMUS " to take format terms\n", card_prog, term);
 		return -1;
 	}
 	fmt(path, sizeof(path), SYSFS_PMUS "%s/format/%s", p->name, term);
 	if (read_file(path, buf, sizeof(buf)) <= 0 && !knc_format(p, term, buf, sizeof(buf))) {
-		epr("knc-stat: the %s PMU has no format term '%s' (%s)\n", p->name, term, path);
+		epr("%s: the %s PMU has no format term '%s' (%s)\n", card_prog, p->name, term, path);
 		return -1;
 	}
 	if (starts(s, "config:"))
@@ -641,7 +726,7 @@ static int apply_term(const struct pmu *p, const char *term, u64 value, struct p
 	else if (starts(s, "config2:"))
 		field = &a->config2, s += 8;
 	else
-		return epr("knc-stat: %s: unknown format '%s'\n", path, buf), -1;
+		return epr("%s: %s: unknown format '%s'\n", card_prog, path, buf), -1;
 	while (*s >= '0' && *s <= '9') {
 		for (lo = 0; *s >= '0' && *s <= '9'; s++)
 			lo = lo * 10 + *s - '0';
@@ -656,7 +741,7 @@ static int apply_term(const struct pmu *p, const char *term, u64 value, struct p
 			s++;
 	}
 	if (used < 64 && value >> used) {
-		epr("knc-stat: %s=0x%lx does not fit the %lu bits of %s\n", term,
+		epr("%s: %s=0x%lx does not fit the %lu bits of %s\n", card_prog, term,
 		    (unsigned long)value, (unsigned long)used, path);
 		return -1;
 	}
@@ -675,7 +760,7 @@ static int apply_terms(const struct pmu *p, const char *terms, struct perf_attr 
 		for (n = 0; s[n] && s[n] != ','; n++)
 			;
 		if (n == 0 || n >= sizeof(t))
-			return epr("knc-stat: bad term in '%s'\n", terms), -1;
+			return epr("%s: bad term in '%s'\n", card_prog, terms), -1;
 		memcpy(t, s, n);
 		t[n] = 0;
 		s += n + (s[n] == ',');
@@ -684,7 +769,7 @@ static int apply_terms(const struct pmu *p, const char *terms, struct perf_attr 
 		if (eq) {
 			*eq = 0;
 			if (parse_u64(eq + 1, &v))
-				return epr("knc-stat: bad value in '%s=%s'\n", t, eq + 1), -1;
+				return epr("%s: bad value in '%s=%s'\n", card_prog, t, eq + 1), -1;
 		}
 		if (apply_term(p, t, v, a))
 			return -1;
@@ -730,7 +815,7 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 	memset(e, 0, sizeof(*e));
 	scpy(e->name, spec, sizeof(e->name));
 	if (n >= sizeof(body))
-		return epr("knc-stat: event '%s' is too long\n", spec), -1;
+		return epr("%s: event '%s' is too long\n", card_prog, spec), -1;
 	scpy(body, spec, sizeof(body));
 	e->attr.type = p->type;
 	e->hw = 1;
@@ -739,19 +824,19 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 		char *a = schr(body, '/'), *b = schr(a + 1, '/');
 
 		if (!b)
-			return epr("knc-stat: '%s': no closing '/'\n", spec), -1;
+			return epr("%s: '%s': no closing '/'\n", card_prog, spec), -1;
 		*a = 0, *b = 0;
 		if (body[0] && !p->name[0]) {
-			epr("knc-stat: '%s': no %s PMU: neither knc_pmu.ko's knc PMU nor a cpu PMU in "
-			    SYSFS_PMUS "\n", spec, body);
+			epr("%s: '%s': no %s PMU: neither knc_pmu.ko's knc PMU nor a cpu PMU in "
+			    SYSFS_PMUS "\n", card_prog, spec, body);
 			return -1;
 		}
 		if (body[0] && !seq(body, p->name)) {
-			epr("knc-stat: '%s': the PMU in use is %s, not %s\n", spec, p->name, body);
+			epr("%s: '%s': the PMU in use is %s, not %s\n", card_prog, spec, p->name, body);
 			return -1;
 		}
 		if (apply_mods(b[1] == ':' ? b + 2 : b + 1, &e->attr))
-			return epr("knc-stat: '%s': bad modifier\n", spec), -1;
+			return epr("%s: '%s': bad modifier\n", card_prog, spec), -1;
 		ce = event_lookup(a + 1);
 		if (ce) {
 			e->attr.config = ce->code | (u64)ce->umask << 8;
@@ -763,7 +848,7 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 	if (colon) {
 		*colon = 0;
 		if (apply_mods(colon + 1, &e->attr))
-			return epr("knc-stat: '%s': bad modifier\n", spec), -1;
+			return epr("%s: '%s': bad modifier\n", card_prog, spec), -1;
 	}
 	if (schr(body, '='))
 		return apply_terms(p, body, &e->attr);
@@ -777,8 +862,8 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 	}
 	ce = event_lookup(body);
 	if (ce && !p->knc && p->name[0] && !p->is_knc_cpu && ce->hw_id < 0) {
-		epr("knc-stat: %s is a Knights Corner event, and this CPU (family %ld, model %ld) is\n"
-		    "  not one: its cpu PMU would count another event under that code\n",
+		epr("%s: %s is a Knights Corner event, and this CPU (family %ld, model %ld) is\n"
+		    "  not one: its cpu PMU would count another event under that code\n", card_prog,
 		    body, p->family, p->model);
 		return -1;
 	}
@@ -806,7 +891,7 @@ int ev_parse(const struct pmu *p, const char *spec, struct ev *e)
 		e->attr.config = v;
 		return 0;
 	}
-	epr("knc-stat: unknown event '%s'\n", body);
+	epr("%s: unknown event '%s'\n", card_prog, body);
 	nearest_names(body);
 	return -1;
 }

@@ -153,6 +153,7 @@ _Static_assert(offsetof(struct perf_page, data_size) ==
 	       offsetof(struct perf_event_mmap_page, data_size), "struct perf_page");
 
 /* the runtime: nolibc's, and card.c */
+extern const char *card_prog;	/* "knc-stat", as messages name the program */
 int main(int argc, char **argv);
 void card_signal(int sig, void (*fn)(int sig));
 void card_sigreturn(void);
@@ -205,6 +206,8 @@ u64 muldiv(u64 a, u64 b, u64 c);
 const char *kernel_release(void);
 long perf_open(struct perf_attr *a, int pid, int cpu, int group, unsigned long flags);
 int online_cpus(int *cpus, int max);
+int start_cmd(char **argv, int *go, int *execfail);
+int cmd_go(const char *name, int pid, int go, int execfail);
 
 /* the PMU and its events */
 struct card_event {

@@ -494,63 +494,6 @@ static void open_all(const struct pmu *p, int cpu_wide, int attach, u64 flags, i
 	sys_exit(255);
 }
 
-/* Start CMD stopped before its execve (it waits to read one byte from go). */
-static int start_cmd(char **argv, int *go, int *execfail)
-{
-	int gopipe[2], errpipe[2];
-	long pid;
-
-	if (sys2(SYS_pipe2, gopipe, O_CLOEXEC) || sys2(SYS_pipe2, errpipe, O_CLOEXEC))
-		die("knc-stat: pipe2 failed\n");
-	pid = sys0(SYS_fork);
-	if (pid < 0)
-		die("knc-stat: fork: %s\n", errname(-pid));
-	if (pid == 0) {
-		char c, path[512];
-		const char *pathvar = "/bin:/usr/bin", *s;
-		long err = -ENOENT;
-		char **e;
-		int status = 127;
-
-		sys1(SYS_close, gopipe[1]);
-		sys1(SYS_close, errpipe[0]);
-		if (sys3(SYS_read, gopipe[0], &c, 1) != 1)
-			sys1(SYS_exit_group, 127);
-		for (e = environ; *e; e++)
-			if (starts(*e, "PATH="))
-				pathvar = *e + 5;
-		if (schr(argv[0], '/')) {
-			err = sys3(SYS_execve, argv[0], argv, environ);
-		} else {
-			for (s = pathvar; *s; s += *s == ':') {
-				size_t n = 0;
-
-				while (s[n] && s[n] != ':')
-					n++;
-				if (n + slen(argv[0]) + 2 < sizeof(path)) {
-					memcpy(path, s, n);
-					path[n] = 0;
-					scat(path, "/", sizeof(path));
-					scat(path, argv[0], sizeof(path));
-					err = sys3(SYS_execve, path, argv, environ);
-					if (err != -ENOENT && err != -EACCES)
-						break;
-				}
-				s += n;
-			}
-		}
-		if (err == -EACCES)
-			status = 126;
-		sys3(SYS_write, errpipe[1], &err, sizeof(err));
-		sys1(SYS_exit_group, status);
-	}
-	sys1(SYS_close, gopipe[0]);
-	sys1(SYS_close, errpipe[1]);
-	*go = gopipe[1];
-	*execfail = errpipe[0];
-	return (int)pid;
-}
-
 /* Read every counter on every target, into cur */
 static void read_all(void)
 {
@@ -1115,19 +1058,10 @@ int main(int argc, char **argv)
 			}
 		t0 = now_ns();
 		if (cmd) {
-			long err = 0, r;
+			int failed = cmd_go(cmd[0], pid, go, execfail);
 
-			sys3(SYS_write, go, "g", 1);
-			sys1(SYS_close, go);
-			while ((r = sys3(SYS_read, execfail, &err, sizeof(err))) == -EINTR)
-				;
-			sys1(SYS_close, execfail);
-			if (r == sizeof(err)) {
-				while (sys4(SYS_wait4, pid, &status, 0, 0) == -EINTR)
-					;
-				epr("knc-stat: cannot run %s: %s\n", cmd[0], errname(-err));
-				return status >> 8 & 0xff;
-			}
+			if (failed >= 0)
+				return failed;
 		}
 		wait_for(pid, &status, t0, interval, sep);
 		read_all();
