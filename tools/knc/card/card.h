@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The shared part of the card's programs (knc-stat, knc-check) for a
+ * The shared part of the card's programs (knc-stat, knc-check, knc-record) for a
  * Knights Corner card, whose cores have no SSE, SSE2 or MMX: no libc, no
  * floating point. The runtime is the kernel's own nolibc
  * (tools/include/nolibc of a Linux tree, 7.2 or newer; the Makefile's
