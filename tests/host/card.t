@@ -398,6 +398,19 @@ if command -v perf >/dev/null; then
 			s && /^ +(\|? *)?main$/ { m[s] = 1 } s && /^ +caller_[ab]$/ { c[s] = $1 }
 			END { exit !(m["a"] && m["b"] && c["a"] == "caller_a" && c["b"] == "caller_b") }' "$tmp/report"
 	result $? "knc-record -g: the call chains name the callers (main, caller_a, caller_b)" "$log"
+	# and make perf's perf 7.3 (PERF73), report, script and annotate
+	P73=${PERF73:-build/perf/perf}
+	if [ -x "$P73" ]; then
+		{ "$P73" report -i "$tmp/krg.data" --stdio --sort symbol >"$tmp/report" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+			grep -q 'caller_a' "$tmp/report" &&
+			"$P73" script -i "$tmp/krg.data" >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+			"$P73" annotate -i "$tmp/krg.data" --stdio -s hot_a >"$tmp/report" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+			grep -q '<hot_a>:' "$tmp/report"; } >"$log" 2>&1
+		result $? "knc-record -g: perf $("$P73" --version | cut -d' ' -f3) reports, scripts and annotates it without a warning" \
+			"$tmp/err"
+	else
+		skip "knc-record's file read by perf 7.3" "no $P73 (make perf)"
+	fi
 else
 	skip "knc-record's perf.data read by perf" "no perf on this host"
 fi
