@@ -541,6 +541,55 @@ int cmd_go(const char *name, int pid, int go, int execfail)
 	return status >> 8 & 0xff;
 }
 
+/* The threads of process pid (/proc/PID/task) into tids: how many, -errno, -E2BIG past max */
+int proc_threads(int pid, int *tids, int max)
+{
+	char path[64], buf[4096];
+	long fd, n, off;
+	int nt = 0;
+
+	fmt(path, sizeof(path), "/proc/%d/task", pid);
+	fd = sys4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return (int)fd;
+	while ((n = sys3(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			u16 reclen = *(u16 *)(buf + off + 16);
+			const char *name = buf + off + 19;
+			u64 tid;
+
+			if (!parse_u64(name, &tid)) {
+				if (nt == max) {
+					sys1(SYS_close, fd);
+					return -E2BIG;
+				}
+				tids[nt++] = (int)tid;
+			}
+			off += reclen;
+		}
+	}
+	sys1(SYS_close, fd);
+	return nt;
+}
+
+/*
+ * The soft limit of file descriptors raised to the hard one: knc-stat -a's
+ * events times CPUs (times 2 with fillers), knc-record -p's CPUs times
+ * threads, are more than 1024
+ */
+void raise_nofile(void)
+{
+	struct {
+		u64 cur, max;
+	} rl;
+
+	if (!sys4(__NR_prlimit64, 0, RLIMIT_NOFILE, 0, &rl) && rl.cur < rl.max) {
+		rl.cur = rl.max;
+		sys4(__NR_prlimit64, 0, RLIMIT_NOFILE, &rl, 0);
+	}
+}
+
 /* --------------------------------------------------------- the PMU, events */
 
 /* The running kernel's release (uname -r) */

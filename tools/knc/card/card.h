@@ -206,6 +206,8 @@ u64 muldiv(u64 a, u64 b, u64 c);
 const char *kernel_release(void);
 long perf_open(struct perf_attr *a, int pid, int cpu, int group, unsigned long flags);
 int online_cpus(int *cpus, int max);
+int proc_threads(int pid, int *tids, int max);
+void raise_nofile(void);
 int start_cmd(char **argv, int *go, int *execfail);
 int cmd_go(const char *name, int pid, int go, int execfail);
 

@@ -292,29 +292,13 @@ static void list_events(void)
 /* The threads of pid, from /proc/PID/task */
 static void add_threads(int pid)
 {
-	char path[64], buf[4096];
-	long fd, n, off;
+	int n = proc_threads(pid, targets + ntargets, MAX_TARGETS - ntargets);
 
-	fmt(path, sizeof(path), "/proc/%d/task", pid);
-	fd = sys4(SYS_openat, AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-	if (fd < 0)
-		die("knc-stat: -p %d: %s: %s\n", pid, path, errname(-fd));
-	while ((n = sys3(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		for (off = 0; off < n;) {
-			/* struct linux_dirent64: ino, off, reclen, type, name */
-			u16 reclen = *(u16 *)(buf + off + 16);
-			const char *name = buf + off + 19;
-			u64 tid;
-
-			if (!parse_u64(name, &tid)) {
-				if (ntargets == MAX_TARGETS)
-					die("knc-stat: more than %d threads\n", MAX_TARGETS);
-				targets[ntargets++] = (int)tid;
-			}
-			off += reclen;
-		}
-	}
-	sys1(SYS_close, fd);
+	if (n == -E2BIG)
+		die("knc-stat: more than %d threads\n", MAX_TARGETS);
+	if (n < 0)
+		die("knc-stat: -p %d: /proc/%d/task: %s\n", pid, pid, errname(-n));
+	ntargets += n;
 }
 
 /*
@@ -849,19 +833,6 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
 	else if (nhw)
 		pr(" Exact: %s counted all the time on the PMU's %d counters.\n",
 		   nhw == 1 ? "the event was" : "the events were", NUM_COUNTERS);
-}
-
-/* -a's file descriptors: events times CPUs (times 2 with fillers), more than 1024 */
-static void raise_nofile(void)
-{
-	struct {
-		u64 cur, max;
-	} rl;
-
-	if (!sys4(__NR_prlimit64, 0, RLIMIT_NOFILE, 0, &rl) && rl.cur < rl.max) {
-		rl.cur = rl.max;
-		sys4(__NR_prlimit64, 0, RLIMIT_NOFILE, &rl, 0);
-	}
 }
 
 /*
