@@ -398,6 +398,29 @@ if command -v perf >/dev/null; then
 			s && /^ +(\|? *)?main$/ { m[s] = 1 } s && /^ +caller_[ab]$/ { c[s] = $1 }
 			END { exit !(m["a"] && m["b"] && c["a"] == "caller_a" && c["b"] == "caller_b") }' "$tmp/report"
 	result $? "knc-record -g: the call chains name the callers (main, caller_a, caller_b)" "$log"
+	# -p: a running process, from now until it exits
+	"$tmp/twohot" 50000000 &
+	tp=$!
+	sleep 0.2
+	"$KR" -p $tp -e cpu-clock -c 100000 -o "$tmp/kp.data" >"$log" 2>&1
+	status=$?
+	wait $tp
+	[ $status -eq 0 ] && perf report -i "$tmp/kp.data" --stdio --sort comm,symbol >"$tmp/report" 2>"$tmp/err" &&
+		cat "$tmp/report" "$tmp/err" >>"$log" && [ ! -s "$tmp/err" ] &&
+		[ "$(grep -E -o 'twohot +\[\.\] hot_[ab]' "$tmp/report" | wc -l)" -eq 2 ] &&
+		perf buildid-list -i "$tmp/kp.data" | grep -q " $tmp/twohot$"
+	result $? "knc-record -p: a running process's hot_a and hot_b, its name, its build id (its maps synthesized)" "$log"
+	sleep 5 &
+	tp=$!
+	"$KR" -p $tp -e task-clock -o "$tmp/kp.data" >"$log" 2>&1 &
+	kp=$!
+	sleep 0.3
+	kill -INT $kp
+	wait $kp
+	status=$?
+	kill $tp
+	[ $status -eq 0 ] && perf report -i "$tmp/kp.data" --stdio >>"$log" 2>&1
+	result $? "knc-record -p: until SIGINT, exit 0, the file read" "$log"
 	# and make perf's perf 7.3 (PERF73), report, script and annotate
 	P73=${PERF73:-build/perf/perf}
 	if [ -x "$P73" ]; then
@@ -441,6 +464,10 @@ qrec 255 "^knc-record: -c 'x': a number above 0$" "-c not a number" -c x -- true
 qrec 255 "^knc-record: -m '3': a power of two up to 4096$" "-m not a power of two" -m 3 -- true
 qrec 255 "^knc-record: -e 'cycles,instructions': one event$" "two events" -e cycles,instructions -- true
 qrec 255 '^knc-record: -o /nonexistent/x: ENOENT$' "-o into no directory" -o /nonexistent/x -e task-clock -- true
+qrec 255 '^knc-record: -p and CMD exclude each other$' "-p with CMD" -p 1 -- true
+qrec 255 "^knc-record: -p 'x': a number above 0$" "-p not a number" -p x
+qrec 255 '^knc-record: -p 999999: no such process \(/proc/999999/task: ENOENT\)$' "-p no such process" \
+	-e task-clock -p 999999
 qrec 255 '^knc-record: task-clock on CPU [0-9]+: perf_event_open failed: ENOSYS$' \
 	"ENOSYS: why, no file" -e task-clock -o enosys.data -- true
 [ ! -e "$tmp/enosys.data" ]

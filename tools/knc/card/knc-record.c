@@ -4,7 +4,7 @@
  * does, with no perf, no libc and no SSE (tools/knc/card/card.h), into a
  * perf.data file that stock perf reads (perf report, perf script).
  *
- *   knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [--] CMD [ARG...]
+ *   knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [-p PID | [--] CMD [ARG...]]
  *
  * The file is perf's own format (tools/perf/Documentation/
  * perf.data-file-format.txt): the header, one attr with its ids, the data
@@ -23,6 +23,8 @@
 #define MAX_PAGES	4096
 #define DEFAULT_FREQ	1000
 #define MAX_CPUS	512
+#define MAX_THREADS	512	/* of -p's process */
+#define MAX_FDS		8192	/* an event a CPU and thread */
 #define MAX_FILES	256	/* the files mapped executable, for their build ids */
 
 /* struct perf_event_attr's bit fields knc-record sets, beside card.h's */
@@ -59,7 +61,7 @@ enum {
 };
 
 static const char usage[] =
-"usage: knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [--] CMD [ARG...]\n"
+"usage: knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [-p PID | [--] CMD [ARG...]]\n"
 "Samples CMD, and every thread and child it starts, on the Knights Corner\n"
 "PMU (knc_pmu.ko's knc PMU when it is loaded, else Linux's cpu PMU), into a\n"
 "perf.data file in perf's own format: perf report and perf script read it.\n"
@@ -71,9 +73,11 @@ static const char usage[] =
 "  -g         the call chains too (user code built with frame pointers)\n"
 "  -m PAGES   the ring's data pages, a power of two (default: 128, 512 KiB)\n"
 "  -o FILE    the perf.data file (default: perf.data)\n"
+"  -p PID     sample the threads of PID (and what they start) from now until\n"
+"             it exits or SIGINT, in place of CMD\n"
 "Says on exit how many samples it wrote, and how many the kernel lost or\n"
-"throttled. Exits with CMD's status (128 + N if signal N ended it), 255 on\n"
-"its own errors.\n";
+"throttled. Exits with CMD's status (128 + N if signal N ended it), 0 with\n"
+"-p, 255 on its own errors.\n";
 
 /* perf's struct perf_file_header and struct perf_file_attr */
 struct file_section {
@@ -281,10 +285,10 @@ static void put_build_ids(void)
  * One event and ring a CPU, following CMD: the kernel maps no ring of an
  * inherited event of a task on every CPU (cpu -1), as perf record finds.
  */
-static int ncpus, cpus[MAX_CPUS];
-static long fds[MAX_CPUS];
+static int ncpus, cpus[MAX_CPUS], nfds;
+static long fds[MAX_FDS], ring_fds[MAX_CPUS];
 static struct perf_page *rings[MAX_CPUS];
-static u64 ids[MAX_CPUS];
+static u64 ids[MAX_FDS];
 static u64 ring_size;
 
 /*
@@ -428,6 +432,107 @@ done:
 	return addr;
 }
 
+/* a COMM record: tid of process pid is named name (its first 15 bytes) */
+static void synthesize_comm(int pid, int tid, const char *name)
+{
+	struct {
+		u32 pid, tid;
+		char comm[16];
+	} c;
+
+	memset(&c, 0, sizeof(c));
+	c.pid = (u32)pid;
+	c.tid = (u32)tid;
+	scpy(c.comm, name, sizeof(c.comm));
+	put_record(PERF_RECORD_COMM, 0, &c, offsetof(typeof(c), comm) + slen(c.comm) + 1);
+}
+
+/* a hexadecimal number at *p, *p moved past it */
+static u64 hex_at(const char **p)
+{
+	u64 v = 0;
+
+	for (;; (*p)++) {
+		char ch = **p;
+
+		if (ch >= '0' && ch <= '9')
+			v = v << 4 | (u64)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			v = v << 4 | (u64)(ch - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/*
+ * -p: what the kernel wrote before knc-record came, as perf record
+ * synthesizes it: each thread's name, and an MMAP2 for each executable
+ * map of /proc/PID/maps ("start-end perms offset maj:min inode path").
+ */
+static void synthesize_process(int pid, const int *tids, int ntids)
+{
+	static char maps[1 << 16];
+	char path[64], comm[32];
+	const char *p = maps;
+	int t;
+
+	for (t = 0; t < ntids; t++) {
+		fmt(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tids[t]);
+		if (read_file(path, comm, sizeof(comm)) <= 0)
+			continue;
+		if (schr(comm, '\n'))
+			*schr(comm, '\n') = 0;
+		synthesize_comm(pid, tids[t], comm);
+	}
+	fmt(path, sizeof(path), "/proc/%d/maps", pid);
+	if (read_file(path, maps, sizeof(maps)) <= 0)
+		return;
+	while (*p) {
+		struct {
+			u32 pid, tid;
+			u64 start, len, pgoff;
+			u32 maj, min;
+			u64 ino, ino_generation;
+			u32 prot, flags;
+			char name[256];
+		} m;
+		const char *e = p;
+		size_t n;
+
+		memset(&m, 0, sizeof(m));
+		m.pid = m.tid = (u32)pid;
+		m.start = hex_at(&p);
+		p += *p == '-';
+		m.len = hex_at(&p) - m.start;
+		if (*p == ' ' && p[1] && p[2] && p[3] && p[4]) {
+			m.prot = (p[1] == 'r' ? PROT_READ : 0) | (p[2] == 'w' ? PROT_WRITE : 0) |
+				 (p[3] == 'x' ? PROT_EXEC : 0);
+			m.flags = p[4] == 'p' ? MAP_PRIVATE : MAP_SHARED;
+			p += 6;
+		}
+		m.pgoff = hex_at(&p);
+		p += *p == ' ';
+		m.maj = (u32)hex_at(&p);
+		p += *p == ':';
+		m.min = (u32)hex_at(&p);
+		p += *p == ' ';
+		for (; *p >= '0' && *p <= '9'; p++)
+			m.ino = m.ino * 10 + (u64)(*p - '0');
+		while (*p == ' ')
+			p++;
+		for (e = p; *e && *e != '\n'; e++)
+			;
+		n = (size_t)(e - p) < sizeof(m.name) - 1 ? (size_t)(e - p) : sizeof(m.name) - 1;
+		memcpy(m.name, p, n);
+		m.name[n] = 0;
+		p = *e ? e + 1 : e;
+		if (!(m.prot & PROT_EXEC) || !n)
+			continue;
+		put_record(PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m, offsetof(typeof(m), name) + n + 1);
+		add_file(m.name, n);
+	}
+}
+
 /*
  * What perf record synthesizes before the kernel's records: the kernel's
  * map, as perf names it ([kernel.kallsyms]_text, pgoff _text's address,
@@ -441,10 +546,6 @@ static void synthesize(int pid, const char *cmd)
 		u64 start, len, pgoff;
 		char name[64];
 	} m;
-	struct {
-		u32 pid, tid;
-		char comm[16];
-	} c;
 	const char *base = cmd;
 	u64 text = kernel_text();
 
@@ -458,12 +559,11 @@ static void synthesize(int pid, const char *cmd)
 		put_record(PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &m,
 			   offsetof(typeof(m), name) + slen(m.name) + 1);
 	}
+	if (!cmd)
+		return;
 	while (schr(base, '/'))
 		base = schr(base, '/') + 1;
-	memset(&c, 0, sizeof(c));
-	c.pid = c.tid = (u32)pid;
-	scpy(c.comm, base, sizeof(c.comm));
-	put_record(PERF_RECORD_COMM, 0, &c, offsetof(typeof(c), comm) + slen(c.comm) + 1);
+	synthesize_comm(pid, pid, base);
 }
 
 /* ------------------------------------------------------- the feature sections */
@@ -629,9 +729,9 @@ static void put_features(u64 *flags, int argc, char **argv, const struct perf_at
 			put_u32(1);
 			put_u32(sizeof(*attr));
 			put(attr, sizeof(*attr));
-			put_u32((u32)ncpus);
+			put_u32((u32)nfds);
 			put_string(ev.name);
-			put(ids, sizeof(u64) * ncpus);
+			put(ids, sizeof(u64) * nfds);
 			break;
 		case HEADER_PMU_MAPPINGS:
 			put_pmu_mappings();
@@ -644,13 +744,15 @@ static void put_features(u64 *flags, int argc, char **argv, const struct perf_at
 
 /* ------------------------------------------------------------------ main */
 
-/* CMD (pid) killed before its execve, no file left: exit 255 */
+/* CMD (pid; 0: -p's) killed before its execve, no file left: exit 255 */
 static void __attribute__((noreturn)) give_up(int pid, const char *output)
 {
 	int status;
 
-	sys2(SYS_kill, pid, SIGKILL);
-	sys4(SYS_wait4, pid, &status, 0, 0);
+	if (pid) {
+		sys2(SYS_kill, pid, SIGKILL);
+		sys4(SYS_wait4, pid, &status, 0, 0);
+	}
 	sys3(__NR_unlinkat, AT_FDCWD, output, 0);
 	sys_exit(255);
 }
@@ -662,7 +764,8 @@ int main(int argc, char **argv)
 	struct file_attr fa;
 	struct pmu p;
 	u64 v, period = 0, freq = 0, pages = DEFAULT_PAGES, data_start;
-	int i, c, callchain = 0, pid, go, execfail, status = 0, failed;
+	int i, c, t, callchain = 0, pid, go, execfail, status = 0, failed, attach = 0, ntids = 1;
+	static int tids[MAX_THREADS];
 	char **cmd = NULL, *event = "cycles";
 	long r;
 
@@ -681,7 +784,7 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (seq(a, "-g")) {
 			callchain = 1;
-		} else if (a[1] && schr("ecFmo", a[1]) && (a[2] || i + 1 < argc)) {
+		} else if (a[1] && schr("ecFmop", a[1]) && (a[2] || i + 1 < argc)) {
 			/* -e EV or -eEV, as getopt takes them */
 			char *val = a[2] ? (char *)a + 2 : argv[++i];
 
@@ -689,8 +792,10 @@ int main(int argc, char **argv)
 				event = val;
 			else if (a[1] == 'o')
 				output = val;
-			else if (parse_u64(val, &v) || !v)
+			else if (parse_u64(val, &v) || !v || (a[1] == 'p' && v > 0x7fffffff))
 				die("knc-record: -%c '%s': a number above 0\n", a[1], val);
+			else if (a[1] == 'p')
+				attach = (int)v;
 			else if (a[1] == 'c')
 				period = v;
 			else if (a[1] == 'F')
@@ -704,11 +809,14 @@ int main(int argc, char **argv)
 			return 255;
 		}
 	}
-	if (i >= argc) {
+	if (i < argc)
+		cmd = argv + i;
+	if (!cmd && !attach) {
 		epr("%s", usage);
 		return 255;
 	}
-	cmd = argv + i;
+	if (cmd && attach)
+		die("knc-record: -p and CMD exclude each other\n");
 	if (period && freq)
 		die("knc-record: -c and -F exclude each other\n");
 	if (schr(event, ',') || schr(event, '{'))
@@ -723,8 +831,9 @@ int main(int argc, char **argv)
 
 	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 			      (callchain ? PERF_SAMPLE_CALLCHAIN : 0);
-	ev.attr.flags |= ATTR_DISABLED | ATTR_INHERIT | ATTR_ENABLE_ON_EXEC | ATTR_MMAP | ATTR_COMM |
-			 ATTR_TASK | ATTR_WATERMARK | ATTR_SAMPLE_ID_ALL | ATTR_MMAP2 | ATTR_COMM_EXEC;
+	ev.attr.flags |= ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_TASK |
+			 ATTR_WATERMARK | ATTR_SAMPLE_ID_ALL | ATTR_MMAP2 | ATTR_COMM_EXEC |
+			 (attach ? 0 : ATTR_ENABLE_ON_EXEC);
 	if (period) {
 		ev.attr.sample_period = period;
 	} else {
@@ -754,6 +863,14 @@ int main(int argc, char **argv)
 	ring_size = pages * PAGE_SIZE;
 	ev.attr.wakeup_events = (u32)(ring_size / 4);	/* wakeup_watermark: a quarter full */
 
+	if (attach) {
+		ntids = proc_threads(attach, tids, MAX_THREADS);
+		if (ntids == -E2BIG)
+			die("knc-record: -p %d: more than %d threads\n", attach, MAX_THREADS);
+		if (ntids <= 0)
+			die("knc-record: -p %d: no such process (/proc/%d/task: %s)\n", attach, attach,
+			    errname(ntids ? -ntids : ENOENT));
+	}
 	out = (int)sys4(SYS_openat, AT_FDCWD, output, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0)
 		die("knc-record: -o %s: %s\n", output, errname(-out));
@@ -763,60 +880,95 @@ int main(int argc, char **argv)
 	ncpus = online_cpus(cpus, MAX_CPUS);
 	if (ncpus <= 0)
 		die("knc-record: cannot read /sys/devices/system/cpu/online\n");
-	pid = start_cmd(cmd, &go, &execfail);
+	if (ncpus * ntids > MAX_FDS)
+		die("knc-record: %d CPUs times %d threads: more than %d events\n", ncpus, ntids, MAX_FDS);
+	if (attach) {
+		raise_nofile();
+		pid = 0;
+	} else {
+		pid = start_cmd(cmd, &go, &execfail);
+		tids[0] = pid;
+	}
+	/* an event a CPU and thread; each CPU's first has the ring, the others write to it */
 	for (c = 0; c < ncpus; c++) {
-		long fd = perf_open(&ev.attr, pid, cpus[c], -1, 0), ring;
+		for (t = 0; t < ntids; t++) {
+			long fd = perf_open(&ev.attr, tids[t], cpus[c], -1, 0), ring;
 
-		if (fd == -EINVAL && !c && (ev.attr.flags & ATTR_MMAP2)) {
-			/* before 3.16 (MPSS's 2.6.38): no MMAP2 and no exec flag on COMM */
-			ev.attr.flags &= ~(ATTR_MMAP2 | ATTR_COMM_EXEC);
-			fd = perf_open(&ev.attr, pid, cpus[c], -1, 0);
-		}
-		if (fd < 0) {
-			char what[128];
+			if (fd == -EINVAL && !nfds && (ev.attr.flags & ATTR_MMAP2)) {
+				/* before 3.16 (MPSS's 2.6.38): no MMAP2 and no exec flag on COMM */
+				ev.attr.flags &= ~(ATTR_MMAP2 | ATTR_COMM_EXEC);
+				fd = perf_open(&ev.attr, tids[t], cpus[c], -1, 0);
+			}
+			if (fd == -ESRCH && attach)
+				continue;	/* a thread that has ended since */
+			if (fd < 0) {
+				char what[128];
 
-			fmt(what, sizeof(what), "knc-record: %s on CPU %d", ev.name, cpus[c]);
-			explain_open_error((int)-fd, &p, what, (ev.attr.flags & ATTR_EXCLUDE_KERNEL) ? 2 : 0);
-			give_up(pid, output);
+				fmt(what, sizeof(what), "knc-record: %s on CPU %d", ev.name, cpus[c]);
+				explain_open_error((int)-fd, &p, what,
+						   (ev.attr.flags & ATTR_EXCLUDE_KERNEL) ? 2 : 0);
+				give_up(pid, output);
+			}
+			fds[nfds] = fd;
+			if (sys3(SYS_ioctl, fd, PERF_EVENT_IOC_ID, &ids[nfds]) < 0)
+				ids[nfds] = 0;
+			nfds++;
+			if (rings[c]) {
+				if (sys3(SYS_ioctl, fd, IOC_SET_OUTPUT, ring_fds[c]) < 0)
+					die("knc-record: CPU %d: PERF_EVENT_IOC_SET_OUTPUT failed\n", cpus[c]);
+				continue;
+			}
+			ring = sys6(SYS_mmap, 0, ring_size + PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+				    fd, 0);
+			if (ring < 0 && ring > -4096) {
+				epr("knc-record: mmap of CPU %d's ring (%lu pages): %s\n", cpus[c],
+				    (unsigned long)pages, errname((int)-ring));
+				give_up(pid, output);
+			}
+			ring_fds[c] = fd;
+			rings[c] = (void *)ring;
 		}
-		ring = sys6(SYS_mmap, 0, ring_size + PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (ring < 0 && ring > -4096) {
-			epr("knc-record: mmap of CPU %d's ring (%lu pages): %s\n", cpus[c],
-			    (unsigned long)pages, errname((int)-ring));
-			give_up(pid, output);
-		}
-		fds[c] = fd;
-		rings[c] = (void *)ring;
-		if (sys3(SYS_ioctl, fd, PERF_EVENT_IOC_ID, &ids[c]) < 0)
-			ids[c] = 0;
+		if (!rings[c])
+			die("knc-record: -p %d: the process has ended\n", attach);
 	}
 
 	/* the header, the ids and the attr, written at the end; the data after them */
-	out_pos = sizeof(fh) + sizeof(u64) * ncpus + sizeof(fa);
+	out_pos = sizeof(fh) + sizeof(u64) * nfds + sizeof(fa);
 	data_start = out_pos;
-	synthesize(pid, cmd[0]);
+	synthesize(pid, cmd ? cmd[0] : NULL);
 
-	failed = cmd_go(cmd[0], pid, go, execfail);
-	if (failed >= 0) {
-		sys3(__NR_unlinkat, AT_FDCWD, output, 0);
-		return failed;
+	if (attach) {
+		synthesize_process(attach, tids, ntids);
+		for (i = 0; i < nfds; i++)
+			sys3(SYS_ioctl, fds[i], IOC_ENABLE, 0);
+	} else {
+		failed = cmd_go(cmd[0], pid, go, execfail);
+		if (failed >= 0) {
+			sys3(__NR_unlinkat, AT_FDCWD, output, 0);
+			return failed;
+		}
 	}
 
 	for (;;) {
 		static struct { int fd; short events, revents; } pfd[MAX_CPUS];
 
-		r = sys4(SYS_wait4, pid, &status, WNOHANG, 0);
-		if (r == pid || (r < 0 && r != -EINTR))
-			break;
+		if (attach) {
+			if (interrupted || sys2(SYS_kill, attach, 0) == -ESRCH)
+				break;
+		} else {
+			r = sys4(SYS_wait4, pid, &status, WNOHANG, 0);
+			if (r == pid || (r < 0 && r != -EINTR))
+				break;
+		}
 		for (c = 0; c < ncpus; c++)
-			pfd[c].fd = (int)fds[c];
+			pfd[c].fd = (int)ring_fds[c];
 		for (c = 0; c < ncpus; c++)
 			pfd[c].events = POLLIN;
 		sys3(__NR_poll, pfd, ncpus, 100);
 		drain();
 	}
-	for (c = 0; c < ncpus; c++)
-		sys3(SYS_ioctl, fds[c], IOC_DISABLE, 0);
+	for (i = 0; i < nfds; i++)
+		sys3(SYS_ioctl, fds[i], IOC_DISABLE, 0);
 	drain();
 
 	memset(&fh, 0, sizeof(fh));
@@ -830,11 +982,11 @@ int main(int argc, char **argv)
 	fa.attr = ev.attr;
 	fa.attr.size = sizeof(fa.attr);
 	fa.ids.offset = sizeof(fh);
-	fa.ids.size = sizeof(u64) * ncpus;
-	fh.attrs.offset = sizeof(fh) + sizeof(u64) * ncpus;
+	fa.ids.size = sizeof(u64) * nfds;
+	fh.attrs.offset = sizeof(fh) + sizeof(u64) * nfds;
 	fh.attrs.size = sizeof(fa);
 	write_at(0, &fh, sizeof(fh));
-	write_at(sizeof(fh), ids, sizeof(u64) * ncpus);
+	write_at(sizeof(fh), ids, sizeof(u64) * nfds);
 	write_at(fh.attrs.offset, &fa, sizeof(fa));
 	sys1(SYS_close, out);
 
