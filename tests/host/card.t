@@ -421,6 +421,21 @@ if command -v perf >/dev/null; then
 	kill $tp
 	[ $status -eq 0 ] && perf report -i "$tmp/kp.data" --stdio >>"$log" 2>&1
 	result $? "knc-record -p: until SIGINT, exit 0, the file read" "$log"
+	# -a: every CPU while CMD runs (every process's maps synthesized), and until SIGINT
+	"$KR" -a -e cpu-clock -c 100000 -o "$tmp/ka.data" -- "$tmp/twohot" 20000000 >"$log" 2>&1 &&
+		perf report -i "$tmp/ka.data" --stdio --sort comm,symbol >"$tmp/report" 2>"$tmp/err" &&
+		head -n 20 "$tmp/report" >>"$log" && cat "$tmp/err" >>"$log" && [ ! -s "$tmp/err" ] &&
+		[ "$(grep -E -o 'twohot +\[\.\] hot_[ab]' "$tmp/report" | wc -l)" -eq 2 ] &&
+		perf script -i "$tmp/ka.data" >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ]
+	result $? "knc-record -a -- twohot: every CPU, twohot's hot_a and hot_b among the rest, read without a warning" "$log"
+	"$KR" -a -e cpu-clock -o "$tmp/ka.data" >"$log" 2>&1 &
+	kp=$!
+	sleep 0.3
+	kill -INT $kp
+	wait $kp
+	status=$?
+	[ $status -eq 0 ] && perf report -i "$tmp/ka.data" --stdio --sort comm >>"$log" 2>&1
+	result $? "knc-record -a without CMD: until SIGINT, exit 0, the file read" "$log"
 	# and make perf's perf 7.3 (PERF73), report, script and annotate
 	P73=${PERF73:-build/perf/perf}
 	if [ -x "$P73" ]; then
@@ -465,6 +480,7 @@ qrec 255 "^knc-record: -m '3': a power of two up to 4096$" "-m not a power of tw
 qrec 255 "^knc-record: -e 'cycles,instructions': one event$" "two events" -e cycles,instructions -- true
 qrec 255 '^knc-record: -o /nonexistent/x: ENOENT$' "-o into no directory" -o /nonexistent/x -e task-clock -- true
 qrec 255 '^knc-record: -p and CMD exclude each other$' "-p with CMD" -p 1 -- true
+qrec 255 '^knc-record: -a and -p exclude each other$' "-a with -p" -a -p 1
 qrec 255 "^knc-record: -p 'x': a number above 0$" "-p not a number" -p x
 qrec 255 '^knc-record: -p 999999: no such process \(/proc/999999/task: ENOENT\)$' "-p no such process" \
 	-e task-clock -p 999999

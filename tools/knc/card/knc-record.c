@@ -4,7 +4,7 @@
  * does, with no perf, no libc and no SSE (tools/knc/card/card.h), into a
  * perf.data file that stock perf reads (perf report, perf script).
  *
- *   knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [-p PID | [--] CMD [ARG...]]
+ *   knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [-a | -p PID] [[--] CMD [ARG...]]
  *
  * The file is perf's own format (tools/perf/Documentation/
  * perf.data-file-format.txt): the header, one attr with its ids, the data
@@ -61,7 +61,8 @@ enum {
 };
 
 static const char usage[] =
-"usage: knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [-p PID | [--] CMD [ARG...]]\n"
+"usage: knc-record [-e EV] [-c N | -F HZ] [-g] [-m PAGES] [-o FILE] [-a | -p PID]\n"
+"                  [[--] CMD [ARG...]]\n"
 "Samples CMD, and every thread and child it starts, on the Knights Corner\n"
 "PMU (knc_pmu.ko's knc PMU when it is loaded, else Linux's cpu PMU), into a\n"
 "perf.data file in perf's own format: perf report and perf script read it.\n"
@@ -73,11 +74,13 @@ static const char usage[] =
 "  -g         the call chains too (user code built with frame pointers)\n"
 "  -m PAGES   the ring's data pages, a power of two (default: 128, 512 KiB)\n"
 "  -o FILE    the perf.data file (default: perf.data)\n"
+"  -a         sample every CPU, every task, while CMD runs; without CMD\n"
+"             until SIGINT\n"
 "  -p PID     sample the threads of PID (and what they start) from now until\n"
 "             it exits or SIGINT, in place of CMD\n"
 "Says on exit how many samples it wrote, and how many the kernel lost or\n"
-"throttled. Exits with CMD's status (128 + N if signal N ended it), 0 with\n"
-"-p, 255 on its own errors.\n";
+"throttled. Exits with CMD's status (128 + N if signal N ended it), 0\n"
+"without CMD, 255 on its own errors.\n";
 
 /* perf's struct perf_file_header and struct perf_file_attr */
 struct file_section {
@@ -533,6 +536,32 @@ static void synthesize_process(int pid, const int *tids, int ntids)
 	}
 }
 
+/* -a: every process of /proc, as synthesize_process() does one */
+static void synthesize_all(void)
+{
+	static char buf[8192];
+	static int tids[MAX_THREADS];
+	long fd = sys4(SYS_openat, AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0), n, off;
+
+	while (fd >= 0 && (n = sys3(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			u16 reclen = *(u16 *)(buf + off + 16);
+			u64 pid;
+			int nt;
+
+			if (!parse_u64(buf + off + 19, &pid)) {
+				nt = proc_threads((int)pid, tids, MAX_THREADS);
+				if (nt > 0)
+					synthesize_process((int)pid, tids, nt);
+			}
+			off += reclen;
+		}
+	}
+	if (fd >= 0)
+		sys1(SYS_close, fd);
+}
+
 /*
  * What perf record synthesizes before the kernel's records: the kernel's
  * map, as perf names it ([kernel.kallsyms]_text, pgoff _text's address,
@@ -764,7 +793,8 @@ int main(int argc, char **argv)
 	struct file_attr fa;
 	struct pmu p;
 	u64 v, period = 0, freq = 0, pages = DEFAULT_PAGES, data_start;
-	int i, c, t, callchain = 0, pid, go, execfail, status = 0, failed, attach = 0, ntids = 1;
+	int i, c, t, callchain = 0, pid = 0, go, execfail, status = 0, failed, attach = 0, ntids = 1;
+	int all = 0;
 	static int tids[MAX_THREADS];
 	char **cmd = NULL, *event = "cycles";
 	long r;
@@ -784,6 +814,8 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (seq(a, "-g")) {
 			callchain = 1;
+		} else if (seq(a, "-a")) {
+			all = 1;
 		} else if (a[1] && schr("ecFmop", a[1]) && (a[2] || i + 1 < argc)) {
 			/* -e EV or -eEV, as getopt takes them */
 			char *val = a[2] ? (char *)a + 2 : argv[++i];
@@ -811,12 +843,14 @@ int main(int argc, char **argv)
 	}
 	if (i < argc)
 		cmd = argv + i;
-	if (!cmd && !attach) {
+	if (!cmd && !attach && !all) {
 		epr("%s", usage);
 		return 255;
 	}
 	if (cmd && attach)
 		die("knc-record: -p and CMD exclude each other\n");
+	if (all && attach)
+		die("knc-record: -a and -p exclude each other\n");
 	if (period && freq)
 		die("knc-record: -c and -F exclude each other\n");
 	if (schr(event, ',') || schr(event, '{'))
@@ -831,9 +865,10 @@ int main(int argc, char **argv)
 
 	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 			      (callchain ? PERF_SAMPLE_CALLCHAIN : 0);
-	ev.attr.flags |= ATTR_DISABLED | ATTR_INHERIT | ATTR_MMAP | ATTR_COMM | ATTR_TASK |
-			 ATTR_WATERMARK | ATTR_SAMPLE_ID_ALL | ATTR_MMAP2 | ATTR_COMM_EXEC |
-			 (attach ? 0 : ATTR_ENABLE_ON_EXEC);
+	/* -a: a CPU's every task, no task to inherit from or exec */
+	ev.attr.flags |= ATTR_DISABLED | ATTR_MMAP | ATTR_COMM | ATTR_TASK | ATTR_WATERMARK |
+			 ATTR_SAMPLE_ID_ALL | ATTR_MMAP2 | ATTR_COMM_EXEC |
+			 (all ? 0 : ATTR_INHERIT) | (attach || all ? 0 : ATTR_ENABLE_ON_EXEC);
 	if (period) {
 		ev.attr.sample_period = period;
 	} else {
@@ -882,13 +917,12 @@ int main(int argc, char **argv)
 		die("knc-record: cannot read /sys/devices/system/cpu/online\n");
 	if (ncpus * ntids > MAX_FDS)
 		die("knc-record: %d CPUs times %d threads: more than %d events\n", ncpus, ntids, MAX_FDS);
-	if (attach) {
+	if (attach)
 		raise_nofile();
-		pid = 0;
-	} else {
+	if (cmd)
 		pid = start_cmd(cmd, &go, &execfail);
-		tids[0] = pid;
-	}
+	if (!attach)
+		tids[0] = all ? -1 : pid;	/* -a: every task; else CMD */
 	/* an event a CPU and thread; each CPU's first has the ring, the others write to it */
 	for (c = 0; c < ncpus; c++) {
 		for (t = 0; t < ntids; t++) {
@@ -906,7 +940,7 @@ int main(int argc, char **argv)
 
 				fmt(what, sizeof(what), "knc-record: %s on CPU %d", ev.name, cpus[c]);
 				explain_open_error((int)-fd, &p, what,
-						   (ev.attr.flags & ATTR_EXCLUDE_KERNEL) ? 2 : 0);
+						   all ? 1 : (ev.attr.flags & ATTR_EXCLUDE_KERNEL) ? 2 : 0);
 				give_up(pid, output);
 			}
 			fds[nfds] = fd;
@@ -937,11 +971,14 @@ int main(int argc, char **argv)
 	data_start = out_pos;
 	synthesize(pid, cmd ? cmd[0] : NULL);
 
-	if (attach) {
+	if (attach)
 		synthesize_process(attach, tids, ntids);
+	if (all)
+		synthesize_all();
+	if (attach || all)
 		for (i = 0; i < nfds; i++)
 			sys3(SYS_ioctl, fds[i], IOC_ENABLE, 0);
-	} else {
+	if (cmd) {
 		failed = cmd_go(cmd[0], pid, go, execfail);
 		if (failed >= 0) {
 			sys3(__NR_unlinkat, AT_FDCWD, output, 0);
@@ -952,8 +989,8 @@ int main(int argc, char **argv)
 	for (;;) {
 		static struct { int fd; short events, revents; } pfd[MAX_CPUS];
 
-		if (attach) {
-			if (interrupted || sys2(SYS_kill, attach, 0) == -ESRCH)
+		if (!cmd) {
+			if (interrupted || (attach && sys2(SYS_kill, attach, 0) == -ESRCH))
 				break;
 		} else {
 			r = sys4(SYS_wait4, pid, &status, WNOHANG, 0);
