@@ -293,3 +293,18 @@ t_card_record_callchain() {
 }
 case_add_to CARD_CASES "knc-record -g: the call chains name the callers (main, caller_a, caller_b)" \
 	t_card_record_callchain user
+
+# -a: every CPU while twohot runs; its two functions on top
+t_card_record_all() {
+	local dir top
+	card_record_can
+	dir=$(mktemp -d)
+	"$KNC_RECORD" -a -e instructions -c 20011 -o "$dir/knc.data" -- "$TWOHOT" >"$dir/log" 2>&1 ||
+		fail "knc-record -a failed: $(cat "$dir/log")"
+	cat "$dir/log"
+	card_record_top "$dir/knc.data"
+	top=$(cat "$dir/knc.data.top")
+	read -r -a top <<<"$top"
+	expect_eq "the top symbols of every CPU" "hot_a hot_b" "${top[0]} ${top[2]}"
+}
+case_add_to CARD_CASES "knc-record -a: every CPU while twohot runs, hot_a and hot_b on top" t_card_record_all user
