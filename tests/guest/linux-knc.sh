@@ -505,8 +505,10 @@ t_card_stat_counter1() {
 }
 case_add "$(defect_or_fixed 	"defect: knc-stat keeps events off counter 1: two and three events take turns on counter 0, estimates, none 0" 	"fixed: knc-stat counts two events together on both counters, exactly")" t_card_stat_counter1
 
-# knc-stat's cases (lib/card.sh) on the cpu PMU
+# knc-stat's cases (lib/card.sh) on the cpu PMU, and knc-record's where it
+# samples
 cases+=("${CARD_CASES[@]}")
+! linux_fixed || cases+=("${CARD_RECORD_CASES[@]}")
 
 # make perf's perf 7.3, built with the vendor events series, finds the
 # knightscorner tables by the CPUID alone: no PERF_CPUID, no knc module.

@@ -513,7 +513,7 @@ case_add "a sleeping task counts almost no user cycles" t_sleep_counts_no_cycles
 cases+=("${COUNTING_CASES[@]}")
 
 # The card's programs (tools/knc/card/) on knc_pmu.ko's knc PMU.
-cases+=("${CARD_CASES[@]}")
+cases+=("${CARD_CASES[@]}" "${CARD_RECORD_CASES[@]}")
 
 t_knc_check_passes() {
 	card_check

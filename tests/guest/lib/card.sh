@@ -9,6 +9,10 @@
 
 # shellcheck disable=SC2034 # the suites that source this file use it
 CARD_CASES=()
+# knc-record's: where the PMU samples (Linux's intel/knc.c with make
+# linux-fixes' patch 3; without it one sample, then none: knc-check's
+# sampling check shows that)
+CARD_RECORD_CASES=()
 KNC_STAT=build/card/knc-stat
 KNC_CHECK=build/card/knc-check
 # 128 threads of 100000 iterations each (tests/guest/progs/threads.S)
@@ -232,18 +236,8 @@ card_record_top() {
 	awk '$3 == "[.]" || $3 == "[k]" { printf "%s %s ", $4, $2; if (++n == 2) exit }' "$1.report" >"$1.top"
 }
 
-# card_record_can: knc-record can sample here: on knc_pmu.ko's knc PMU, or
-# on Linux's intel/knc.c with make linux-fixes' patches (without patch 3
-# its PMI handler leaves the LVT entry masked: one sample, then none;
-# knc-check's sampling check)
-card_record_can() {
-	[ -e /sys/bus/event_source/devices/knc ] || { declare -F linux_fixed >/dev/null && linux_fixed; } ||
-		skip "Linux's intel/knc.c without make linux-fixes' patch 3 samples once (knc-check: sampling)"
-}
-
 t_card_record_vs_perf() {
 	local dir ev=instructions:u pev=instructions:u mine theirs err m t
-	card_record_can
 	dir=$(mktemp -d)
 	[ ! -e /sys/bus/event_source/devices/knc ] || pev=knc/instructions_executed/u
 	"$KNC_RECORD" -e $ev -c 20011 -o "$dir/knc.data" -- "$TWOHOT" >"$dir/log" 2>&1 ||
@@ -272,13 +266,12 @@ t_card_record_vs_perf() {
 	head -n 3 "$dir/script"
 	[ "$(grep -c 'hot_[ab]' "$dir/script")" -ge 100 ] || fail "perf script shows few samples of hot_a, hot_b"
 }
-case_add_to CARD_CASES "knc-record: perf report reads its file as perf record's of the same run: hot_a, hot_b, samples within 1%; perf script too" \
+case_add_to CARD_RECORD_CASES "knc-record: perf report reads its file as perf record's of the same run: hot_a, hot_b, samples within 1%; perf script too" \
 	t_card_record_vs_perf user
 
 # -g: the chains name the callers, as the frame pointers give them
 t_card_record_callchain() {
 	local dir err
-	card_record_can
 	dir=$(mktemp -d)
 	err=$(mktemp)
 	"$KNC_RECORD" -g -e instructions:u -c 20011 -o "$dir/knc.data" -- "$TWOHOT" || fail "knc-record -g failed"
@@ -291,13 +284,12 @@ t_card_record_callchain() {
 		END { exit !(m["a"] && m["b"] && c["a"] == "caller_a" && c["b"] == "caller_b") }' "$dir/report" ||
 		fail "the chains do not name main and caller_a, caller_b"
 }
-case_add_to CARD_CASES "knc-record -g: the call chains name the callers (main, caller_a, caller_b)" \
+case_add_to CARD_RECORD_CASES "knc-record -g: the call chains name the callers (main, caller_a, caller_b)" \
 	t_card_record_callchain user
 
 # -a: every CPU while twohot runs; its two functions on top
 t_card_record_all() {
 	local dir top
-	card_record_can
 	dir=$(mktemp -d)
 	"$KNC_RECORD" -a -e instructions -c 20011 -o "$dir/knc.data" -- "$TWOHOT" >"$dir/log" 2>&1 ||
 		fail "knc-record -a failed: $(cat "$dir/log")"
@@ -307,4 +299,4 @@ t_card_record_all() {
 	read -r -a top <<<"$top"
 	expect_eq "the top symbols of every CPU" "hot_a hot_b" "${top[0]} ${top[2]}"
 }
-case_add_to CARD_CASES "knc-record -a: every CPU while twohot runs, hot_a and hot_b on top" t_card_record_all user
+case_add_to CARD_RECORD_CASES "knc-record -a: every CPU while twohot runs, hot_a and hot_b on top" t_card_record_all user
