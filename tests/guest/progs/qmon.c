@@ -5,8 +5,11 @@
  *
  *   qmon hmp 'COMMAND'
  *	run one HMP command, print its output, exit 0 (1 if it said Error)
- *   qmon inject EVENT COUNT [--user|--kernel|--any] [--per-cycle N]
- *	knc-pmu-inject on the vCPU this runs on (EVENT: umask<<8|code)
+ *   qmon inject EVENT COUNT [EVENT COUNT]... [--user|--kernel|--any] [--per-cycle N]
+ *	    [--rounds R]
+ *	knc-pmu-inject on the vCPU this runs on (EVENT: umask<<8|code), each
+ *	pair in turn, one request right after the other; the whole list R
+ *	times (default 1)
  *
  * A request is a line "TAG COMMAND"; the relay answers with the output and
  * a line "TAG END STATUS". qmon pins itself to its CPU and waits by
@@ -31,7 +34,8 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: qmon hmp 'COMMAND'\n"
-		"       qmon inject EVENT COUNT [--user|--kernel|--any] [--per-cycle N]\n");
+		"       qmon inject EVENT COUNT [EVENT COUNT]... [--user|--kernel|--any]\n"
+		"            [--per-cycle N] [--rounds R]\n");
 	return 2;
 }
 
@@ -148,12 +152,14 @@ static int parse_u64(const char *s, unsigned long long *v)
 	return errno || end == s || *end || strchr(s, '-') ? -1 : 0;
 }
 
+#define MAX_EVENTS	16
+
 int main(int argc, char **argv)
 {
 	const char *mode = "user";
-	unsigned long long event, count, per_cycle = 1;
+	unsigned long long event[MAX_EVENTS], count[MAX_EVENTS], per_cycle = 1, rounds = 1, r;
 	char cmd[256];
-	int cpu, i, status;
+	int cpu, i, n = 0, status = 0;
 
 	if (argc == 3 && !strcmp(argv[1], "hmp")) {
 		status = request(argv[2]);
@@ -161,36 +167,55 @@ int main(int argc, char **argv)
 	}
 	if (argc < 4 || strcmp(argv[1], "inject"))
 		return usage();
-	if (parse_u64(argv[2], &event) || event > 0xffff) {
-		fprintf(stderr, "qmon: bad event '%s' (umask<<8|code)\n", argv[2]);
-		return 2;
+	for (i = 2; i + 1 < argc && argv[i][0] != '-'; i += 2) {
+		if (n == MAX_EVENTS) {
+			fprintf(stderr, "qmon: at most %d events\n", MAX_EVENTS);
+			return 2;
+		}
+		if (parse_u64(argv[i], &event[n]) || event[n] > 0xffff) {
+			fprintf(stderr, "qmon: bad event '%s' (umask<<8|code)\n", argv[i]);
+			return 2;
+		}
+		if (parse_u64(argv[i + 1], &count[n]) || !count[n]) {
+			fprintf(stderr, "qmon: bad count '%s'\n", argv[i + 1]);
+			return 2;
+		}
+		n++;
 	}
-	if (parse_u64(argv[3], &count) || !count) {
-		fprintf(stderr, "qmon: bad count '%s'\n", argv[3]);
-		return 2;
-	}
-	for (i = 4; i < argc; i++) {
+	if (!n)
+		return usage();
+	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--user"))
 			mode = "user";
 		else if (!strcmp(argv[i], "--kernel"))
 			mode = "kernel";
 		else if (!strcmp(argv[i], "--any"))
 			mode = "any";
-		else if (!strcmp(argv[i], "--per-cycle") && i + 1 < argc) {
-			if (parse_u64(argv[++i], &per_cycle) || !per_cycle ||
-			    per_cycle > 0xffffffff || count % per_cycle) {
-				fprintf(stderr, "qmon: --per-cycle must divide COUNT\n");
-				return 2;
-			}
+		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+			if (parse_u64(argv[++i], &rounds) || !rounds)
+				return usage();
+		} else if (!strcmp(argv[i], "--per-cycle") && i + 1 < argc) {
+			if (parse_u64(argv[++i], &per_cycle) || !per_cycle || per_cycle > 0xffffffff)
+				return usage();
 		} else {
 			return usage();
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (count[i] % per_cycle) {
+			fprintf(stderr, "qmon: --per-cycle must divide COUNT\n");
+			return 2;
 		}
 	}
 	cpu = pin_here();
 	if (cpu < 0)
 		return 1;
-	snprintf(cmd, sizeof(cmd), "knc-pmu-inject %d %llu %llu %s %llu",
-		 cpu, event, count, mode, per_cycle);
-	status = request(cmd);
+	for (r = 0; r < rounds && !status; r++) {
+		for (i = 0; i < n && !status; i++) {
+			snprintf(cmd, sizeof(cmd), "knc-pmu-inject %d %llu %llu %s %llu",
+				 cpu, event[i], count[i], mode, per_cycle);
+			status = request(cmd);
+		}
+	}
 	return status < 0 ? 1 : status;
 }
