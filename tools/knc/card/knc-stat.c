@@ -4,6 +4,7 @@
  * stat does, with no perf, no libc and no SSE (tools/knc/card/card.h).
  *
  *   knc-stat [-e EV,...]... [-p PID] [-a] [-x SEP] [-o FILE] [-l] [--] CMD [ARG...]
+ *   knc-stat --view [-A] [-I MS] [-n N] [-b | -x SEP]: the card, a row per core
  */
 #include "card.h"
 #include "knc_events.h"
@@ -17,8 +18,9 @@
 #define NUM_COUNTERS	2
 
 static const char usage[] =
-"usage: knc-stat [-e EV,...]... [-p PID] [-a [-A|--per-core]] [-I MS] [-r N] [-x SEP]\n"
+"usage: knc-stat [-e EV,...]... [-p PID] [-a [-A|--per-core]] [-I MS [-n N]] [-r N] [-x SEP]\n"
 "                [-o FILE] [-l] [--] [CMD [ARG...]]\n"
+"       knc-stat --view [-A] [-I MS] [-n N] [-b | -x SEP] [-o FILE] [[--] CMD [ARG...]]\n"
 "Counts CMD's events, and those of every thread and child it starts, on\n"
 "the Knights Corner PMU: knc_pmu.ko's knc PMU when it is loaded, else\n"
 "Linux's cpu PMU (arch/x86/events/intel/knc.c).\n"
@@ -40,6 +42,7 @@ static const char usage[] =
 "             (S0-D0-C12, then how many CPUs)\n"
 "  -I MS      print the counts of every MS milliseconds (10 or more), each\n"
 "             line after its time; the last interval ends with CMD, no totals\n"
+"  -n N       with -I: stop after N intervals (CMD too: SIGTERM)\n"
 "  -r N       run CMD N times (up to 1000): the mean of each count and its\n"
 "             spread, ( +- 0.52% ), the standard deviation of the mean\n"
 "  -x SEP     CSV: value SEP unit SEP event SEP ns running SEP % running SEP\n"
@@ -48,6 +51,20 @@ static const char usage[] =
 "             first\n"
 "  -o FILE    the counts into FILE (default: standard error, as perf stat)\n"
 "  -l         list the event names\n"
+"  --view     the whole card: every CPU counted, and every interval (-I, default\n"
+"             1000 ms) a row per core (per CPU with -A) and one for the card:\n"
+"             cycles, instructions, IPC, L2 read misses per 1000 instructions\n"
+"             (L2 MPKI), L2 read hits per L2 read (E, M and S hits and misses),\n"
+"             VPU elements active per VPU instruction (lanes used of 16), and\n"
+"             the share of the interval the row's events were counted (the\n"
+"             least): its 9 events take turns on the 2 counters, 6 groups,\n"
+"             so every figure is an estimate (marked ~); each ratio but the\n"
+"             hit ratio is of two events counted together. Until CMD ends, -n\n"
+"             intervals, or SIGINT. On a terminal each table replaces the\n"
+"             last; -b (batch) appends them, for logs; -x SEP prints a line\n"
+"             per row: time, core (or CPU), its CPUs, cycles, instructions,\n"
+"             IPC, L2 MPKI, L2 hit %, VPU lanes, % counted, exact|estimate\n"
+"             (a figure whose events were not counted in the interval empty)\n"
 "Without braces, up to two events share the PMU's two counters as one group:\n"
 "their counts are exact. With braces, each group is as written and every\n"
 "other event a group of its own. With more PMU events than counters, the\n"
@@ -79,6 +96,7 @@ struct counter {
 
 static struct counter ctrs[MAX_EVENTS];
 static int nctr;
+static int batch;		/* -b */
 static int user_groups;		/* -e has braces: its groups as written */
 static int targets[MAX_TARGETS];	/* pids (tids) or CPUs */
 static int ntargets;
@@ -268,6 +286,14 @@ static void check_groups(int c1_broken)
 			    "  load knc_pmu.ko, or apply the patch; knc-check tells which defects this\n"
 			    "  kernel has.\n", group_name(c));
 	}
+}
+
+/* fd is a terminal: it answers TCGETS */
+static int is_tty(int fd)
+{
+	char termios[64];
+
+	return sys3(SYS_ioctl, fd, TCGETS, termios) == 0;
 }
 
 static int nmi_watchdog_on(void)
@@ -735,11 +761,173 @@ static void print_lines(const char *sep, const u64 *time)
 	}
 }
 
+/*
+ * --view: the card at a glance, a row per core as PCM prints it. The L2
+ * events count on counter 0 only, so each is in a group of its own; six
+ * groups take turns on the two counters. Each ratio but the L2 hit ratio
+ * is of two events in one group, counted over the same time.
+ */
+static const char view_groups[] =
+	"{cpu_clk_unhalted,instructions_executed},{vpu_elements_active,vpu_instructions_executed},"
+	"{l2_read_miss,instructions_executed},l2_read_hit_e,l2_read_hit_m,l2_read_hit_s";
+/* where counter 1 does not count: the same events, each alone on counter 0 */
+static const char view_alone[] =
+	"cpu_clk_unhalted,instructions_executed,vpu_elements_active,vpu_instructions_executed,"
+	"l2_read_miss,instructions_executed,l2_read_hit_e,l2_read_hit_m,l2_read_hit_s";
+/* the counters of --view, in the order of its events */
+enum { V_CYC, V_INS, V_VEL, V_VIN, V_MISS, V_MINS, V_HE, V_HM, V_HS, V_NUM };
+
+static int view;		/* --view */
+static int screen;		/* --view on a terminal: each table replaces the last */
+static u64 max_intervals;	/* -n */
+static u64 intervals;		/* printed so far */
+
+/*
+ * a count in 8 columns: as it is below 10^5, else in K, M, G or T, 2
+ * decimals; "-" if it was never counted
+ */
+static void pr_count(const struct count *k)
+{
+	static const char unit[] = "KMGT";
+	u64 div = 1000, v = k->scaled;
+	int i = 0;
+
+	if (!k->running) {
+		pr(" %8s", "-");
+		return;
+	}
+	if (v < 100000) {
+		pr(" %8lu", (unsigned long)v);
+		return;
+	}
+	while (i < 3 && v / div >= 1000) {
+		div *= 1000;
+		i++;
+	}
+	pr(" %7F%c", muldiv(v, 100, div), unit[i]);
+}
+
+/*
+ * hundredths of a * scale / b, into *q; 0 (no figure: its events did not
+ * count, or what it divides by is 0) or 1
+ */
+static int view_ratio(const struct count *v, int a, int b, u64 scale, u64 *q)
+{
+	if (!v[a].running || !v[b].running || !v[b].scaled)
+		return 0;
+	*q = muldiv(v[a].scaled, scale * 100, v[b].scaled);
+	return 1;
+}
+
+/* one row of --view: a core, a CPU or the card (u < 0) */
+static void view_row(const char *sep, u64 t, int u, const struct count *v)
+{
+	/* the ratios' columns: IPC, L2 MPKI, L2 hit %, VPU lanes */
+	static const struct {
+		int width;
+		const char *unit;
+	} col[4] = { { 6, "" }, { 8, "" }, { 6, "%" }, { 6, "/16" } };
+	const char *label = u < 0 ? "card" : units[u].label;
+	int ncpus = u < 0 ? ntargets : units[u].ncpus;
+	struct count hits = v[V_HE], reads;
+	u64 fig[4] = { 0 }, share = 10000, s;
+	int has[4], c, exact = 1;
+
+	for (c = 0; c < V_NUM; c++) {
+		s = v[c].enabled ? muldiv(v[c].running, 10000, v[c].enabled) : 0;
+		if (s < share)
+			share = s;
+		exact &= is_exact(&v[c]);
+	}
+	for (c = V_HM; c <= V_HS; c++) {
+		hits.scaled += v[c].scaled;
+		hits.running = hits.running && v[c].running;
+	}
+	reads = hits;
+	reads.scaled += v[V_MISS].scaled;
+	reads.running = reads.running && v[V_MISS].running;
+	has[0] = view_ratio(v, V_INS, V_CYC, 1, &fig[0]);
+	has[1] = view_ratio(v, V_MISS, V_MINS, 1000, &fig[1]);
+	has[2] = view_ratio((const struct count[]){ hits, reads }, 0, 1, 100, &fig[2]);
+	has[3] = view_ratio(v, V_VEL, V_VIN, 1, &fig[3]);
+	if (sep) {
+		/* the counts, then the ratios; empty where not counted */
+		char f[6][24] = { "", "", "", "", "", "" };
+
+		for (c = 0; c < 2; c++)
+			if (v[c ? V_INS : V_CYC].running)
+				fmt(f[c], sizeof(f[c]), "%lu", (unsigned long)v[c ? V_INS : V_CYC].scaled);
+		for (c = 0; c < 4; c++)
+			if (has[c])
+				fmt(f[c + 2], sizeof(f[c + 2]), "%F", fig[c]);
+		pr("%T%s%s%s%d", t, sep, label, sep, ncpus);
+		for (c = 0; c < 6; c++)
+			pr("%s%s", sep, f[c]);
+		pr("%s%F%s%s\n", sep, share, sep, exact ? "exact" : "estimate");
+		return;
+	}
+	if (aggr == AGGR_CORE || u < 0)
+		pr("%-12s %4d", label, ncpus);
+	else
+		pr("%-17s", label);
+	pr_count(&v[V_CYC]);
+	pr_count(&v[V_INS]);
+	for (c = 0; c < 4; c++) {
+		if (has[c])
+			pr(" %*F%s", col[c].width, fig[c], col[c].unit);
+		else
+			pr(" %*s", col[c].width + (int)slen(col[c].unit), "-");
+	}
+	pr(" %6F%%%s\n", share, exact ? "" : "~");
+}
+
+/* --view: the table of the interval that ends t ns after the start */
+static void print_view(const char *sep, u64 t, const struct pmu *p)
+{
+	static struct count v[MAX_EVENTS];
+	int u, c, uncounted = 0;
+
+	if (!sep) {
+		if (screen)
+			pr("\033[H\033[2J");
+		else if (intervals)
+			pr("\n");
+		pr("# %T s: %d CPUs, %s PMU (%s); ~: estimates, counted part of the time\n", t,
+		   ntargets, p->name, p->knc ? "knc_pmu.ko" : "Linux's intel/knc.c");
+		if (aggr == AGGR_CPU)
+			pr("%-17s", "CPU");
+		else
+			pr("%-12s %4s", "core", "cpus");
+		pr(" %8s %8s %6s %8s %7s %9s %7s\n", "cycles", "instrs", "IPC", "L2 MPKI", "L2 hit",
+		   "VPU lanes", "counted");
+	}
+	for (u = 0; u < nunits; u++) {
+		aggregate(u, 1, v);
+		view_row(sep, t, u, v);
+	}
+	aggregate(-1, 1, v);
+	view_row(sep, t, -1, v);
+	for (c = 0; c < V_NUM; c++)
+		uncounted += v[c].enabled && !v[c].running;
+	if (uncounted && !sep)
+		pr("# %d of the %d events never got a counter%s\n", uncounted, V_NUM,
+		   nmi_watchdog_on() ? ": the NMI watchdog holds one (echo 0 > /proc/sys/kernel/nmi_watchdog)" :
+		   " (another perf user holds one)");
+}
+
 /* -I: the counts of the interval that ends t ns after the start */
-static void print_interval(const char *sep, u64 t)
+static void print_interval(const char *sep, u64 t, const struct pmu *p)
 {
 	static int header;
 
+	if (view) {
+		print_view(sep, t, p);
+		intervals++;
+		memcpy(prev, cur, sizeof(prev));
+		out_flush();
+		return;
+	}
+	intervals++;
 	if (!sep && !header++) {
 		pr("#%15s ", "time");
 		if (aggr == AGGR_CORE)
@@ -840,7 +1028,8 @@ static void print_counts(const struct pmu *p, char **cmd, const char *sep, u64 e
  * -p's process ends, or SIGINT. With -I (interval ns), the counts of
  * each interval printed as it ends.
  */
-static void wait_for(int pid, int *status, u64 t0, u64 interval, const char *sep)
+static void wait_for(int pid, int *status, u64 t0, u64 interval, const char *sep,
+		     const struct pmu *p)
 {
 	u64 next = t0 + interval, now;
 	char path[32], buf[8];
@@ -863,7 +1052,15 @@ static void wait_for(int pid, int *status, u64 t0, u64 interval, const char *sep
 		now = now_ns();
 		if (now >= next) {
 			read_all();
-			print_interval(sep, now - t0);
+			print_interval(sep, now - t0, p);
+			if (max_intervals && intervals >= max_intervals) {
+				/* -n: done; CMD with it, as at SIGTERM */
+				if (pid) {
+					sys2(SYS_kill, pid, SIGTERM);
+					sys4(SYS_wait4, pid, status, 0, 0);
+				}
+				return;
+			}
 			while (next <= now)
 				next += interval;
 			continue;
@@ -904,13 +1101,17 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (seq(a, "-a")) {
 			all = 1;
+		} else if (seq(a, "--view")) {
+			view = 1;
+		} else if (seq(a, "-b")) {
+			batch = 1;
 		} else if (seq(a, "-A") || seq(a, "--per-core")) {
 			enum aggr want = a[1] == 'A' ? AGGR_CPU : AGGR_CORE;
 
 			if (aggr && aggr != want)
 				die("knc-stat: -A and --per-core exclude each other\n");
 			aggr = want;
-		} else if (a[1] && schr("epxoIr", a[1]) && (a[2] || i + 1 < argc)) {
+		} else if (a[1] && schr("epxoIrn", a[1]) && (a[2] || i + 1 < argc)) {
 			/* -e EV or -eEV, as getopt takes them */
 			const char *val = a[2] ? a + 2 : argv[++i];
 
@@ -934,6 +1135,10 @@ int main(int argc, char **argv)
 					die("knc-stat: -r '%s': the runs want a number from 1 to %d\n", val,
 					    MAX_RUNS);
 				repeat = (int)v;
+			} else if (a[1] == 'n') {
+				if (parse_u64(val, &v) || !v)
+					die("knc-stat: -n '%s': the intervals want a number, 1 or more\n", val);
+				max_intervals = v;
 			} else if (parse_u64(val, &v) || !v) {
 				die("knc-stat: -p wants a process id\n");
 			} else {
@@ -946,6 +1151,20 @@ int main(int argc, char **argv)
 	}
 	if (i < argc)
 		cmd = argv + i;
+	if (view && (events[0] || attach || repeat > 1))
+		die("knc-stat: --view counts its own events on every CPU: not with %s\n",
+		    events[0] ? "-e" : attach ? "-p" : "-r");
+	if (batch && (!view || sep))
+		die("knc-stat: -b is --view's, without -x\n");
+	if (max_intervals && !interval && !view)
+		die("knc-stat: -n counts -I's intervals: give -I\n");
+	if (view) {
+		all = 1;
+		if (!aggr)
+			aggr = AGGR_CORE;
+		if (!interval)
+			interval = 1000000000;
+	}
 	if (!cmd && !attach && !all) {
 		epr("%s", usage);
 		return 255;
@@ -962,7 +1181,10 @@ int main(int argc, char **argv)
 		die("knc-stat: -r prints the means of the sums: not with %s\n",
 		    aggr == AGGR_CPU ? "-A" : "--per-core");
 	pmu_find(&p);
-	add_events(&p, events[0] ? events : "cycles,instructions");
+	if (view && !p.knc && !p.is_knc_cpu)
+		die("knc-stat: --view counts the Knights Corner PMU's events: no knc PMU, and %s\n",
+		    p.name[0] ? "the cpu PMU is not a Knights Corner's" : "no cpu PMU");
+	add_events(&p, view ? view_groups : events[0] ? events : "cycles,instructions");
 	check_groups(0);
 	for (i = 0; i < nctr; i++) {
 		if (ctrs[i].ev.hw && !p.name[0])
@@ -989,6 +1211,13 @@ int main(int argc, char **argv)
 		    "  apply the patch; knc-check tells which defects this kernel has.\n",
 		    nmi_watchdog_on() ? " by the NMI watchdog (/proc/sys/kernel/nmi_watchdog is 1)" :
 		    " (by another perf event)");
+	if (view && counter1 == C1_BROKEN) {
+		/* no groups of two on this kernel: each event alone */
+		memset(ctrs, 0, sizeof(ctrs));
+		nctr = 0;
+		user_groups = 0;
+		add_events(&p, view_alone);
+	}
 	check_groups(counter1 == C1_BROKEN);
 
 	card_signal(SIGINT, on_sigint);
@@ -1007,6 +1236,7 @@ int main(int argc, char **argv)
 	}
 	make_units();
 	out_to((int)outfd);
+	screen = view && !sep && !batch && is_tty((int)outfd);
 	for (run = 0; run < repeat && !(run && interrupted); run++) {
 		static struct count c1[MAX_EVENTS];
 
@@ -1034,11 +1264,11 @@ int main(int argc, char **argv)
 			if (failed >= 0)
 				return failed;
 		}
-		wait_for(pid, &status, t0, interval, sep);
+		wait_for(pid, &status, t0, interval, sep, &p);
 		read_all();
 		elapsed = now_ns() - t0;
-		if (interval)
-			print_interval(sep, elapsed);
+		if (interval && !(max_intervals && intervals >= max_intervals))
+			print_interval(sep, elapsed, &p);
 		aggregate(-1, 0, c1);
 		for (i = 0; i < nctr; i++) {
 			run_scaled[run][i] = c1[i].scaled;
