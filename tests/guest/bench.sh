@@ -52,6 +52,23 @@ if [ "$mode" = scale ]; then
 	read -r a _ t <<<"$(acc_per op 50 100 -a "-e$ACC_TYPE:0x10cb" read)"
 	echo "scale_read_acc $a"
 	echo "scale_read_us $((t / 1000))"
+	# knc-stat --view (the card a row per core): what an interval of
+	# 200 ms costs, the difference of 7 intervals and 2: the register
+	# accesses on every CPU (the reads, and the rotation of its six
+	# groups that multiplexing needs), and knc-stat's CPU time
+	view_cost() {
+		local a0 a1 c0 c1 u s TIMEFORMAT='%3U %3S'
+		read -r a0 _ c0 <<<"$(acc_snapshot all)"
+		{ time build/card/knc-stat --view -x, -I 200 -n "$1" -o /dev/null; } 2>/tmp/view.time ||
+			return 1
+		read -r a1 _ c1 <<<"$(acc_snapshot all)"
+		read -r u s </tmp/view.time
+		echo "$((a1 - a0 - 2 * (c1 - c0))) $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%d", (u + s) * 1e6 }')"
+	}
+	read -r a2 t2 <<<"$(view_cost 2)" || exit 1
+	read -r a7 t7 <<<"$(view_cost 7)" || exit 1
+	echo "scale_view_acc $(((a7 - a2) / 5))"
+	echo "scale_view_us $(((t7 - t2) / 5))"
 	all_cpus unload rmmod knc_pmu
 	exit 0
 fi
