@@ -366,3 +366,44 @@ t_card_record_all() {
 }
 case_add_to CARD_RECORD_CASES "knc-record -a: every CPU while twohot runs, hot_a and hot_b on top (perf $CARD_PERF61_V)" \
 	t_card_record_all user
+
+# --symfs: the card's files copied to a directory of the host, CARD_ROOT,
+# each at its path on the card; perf report --symfs=CARD_ROOT finds the
+# program there (its build id the file's). Here the program runs from a
+# directory of its own and is moved under ROOT after the recording; perf's
+# build-id cache is an empty directory (--buildid-dir), so that perf
+# record's copies of twohot (~/.debug, the same build id) do not stand in
+# for it: without --symfs no symbol of it is found.
+t_card_record_symfs() {
+	local dir root err top
+	card_perf61
+	dir=$(mktemp -d)
+	root=$dir/card-root
+	err=$(mktemp)
+	mkdir -p "$dir/bin" "$dir/buildid"
+	cp "$TWOHOT" "$dir/bin/twohot"
+	"$KNC_RECORD" -e instructions:u -c 20011 -o "$dir/card.data" -- "$dir/bin/twohot" >"$dir/log" 2>&1 ||
+		fail "knc-record failed: $(cat "$dir/log")"
+	cat "$dir/log"
+	mkdir -p "$root$dir/bin"
+	mv "$dir/bin/twohot" "$root$dir/bin/twohot"
+	"$CARD_PERF61" --buildid-dir "$dir/buildid" report -i "$dir/card.data" --symfs="$root" \
+		--stdio -n --sort dso,symbol >"$dir/report" 2>"$err" || fail "perf report --symfs failed: $(cat "$err")"
+	echo "perf report --symfs=$root:"
+	sed -n '/^# Samples/p;/%/p' "$dir/report" | head -n 4
+	[ ! -s "$err" ] || fail "perf report --symfs warned: $(cat "$err")"
+	top=$(awk '$4 == "[.]" { printf "%s %s ", $3, $5; if (++n == 2) exit }' "$dir/report")
+	expect_eq "the top two (dso symbol), with --symfs" "twohot hot_a twohot hot_b " "$top"
+	"$CARD_PERF61" --buildid-dir "$dir/buildid" report -i "$dir/card.data" \
+		--stdio -n --sort dso,symbol >"$dir/report" 2>&1 || fail "perf report failed: $(cat "$dir/report")"
+	echo "without --symfs:"
+	sed -n '/%/p' "$dir/report" | head -n 2
+	! grep -q 'hot_[ab]' "$dir/report" || fail "without --symfs hot_a or hot_b is found all the same"
+	"$CARD_PERF61" --buildid-dir "$dir/buildid" annotate -i "$dir/card.data" --symfs="$root" \
+		--stdio -s hot_a >"$dir/annotate" 2>"$err" || fail "perf annotate --symfs failed: $(cat "$err")"
+	grep -v '^ *$' "$dir/annotate" | head -n 12
+	[ ! -s "$err" ] || fail "perf annotate --symfs warned: $(cat "$err")"
+	grep -q '<hot_a>:' "$dir/annotate" || fail "perf annotate --symfs shows no hot_a"
+}
+case_add_to CARD_RECORD_CASES "knc-record: perf $CARD_PERF61_V report --symfs=CARD_ROOT finds the program moved there after the recording, hot_a on top (without --symfs no symbol); perf annotate --symfs" \
+	t_card_record_symfs user
