@@ -380,8 +380,10 @@ result $? "knc-record's workload, twohot, builds" "$log"
 result $? "knc-record -e cpu-clock -- twohot: says how many samples it wrote" "$log"
 "$KR" -g -e cpu-clock -c 100000 -o "$tmp/krg.data" -- "$tmp/twohot" 20000000 >"$log" 2>&1
 result $? "knc-record -g -e cpu-clock -- twohot" "$log"
-# -p: a running process, from now until it exits
-"$tmp/twohot" 50000000 &
+# -p: a running process, from now until it exits; hot_a must still be
+# running when knc-record attaches, 0.2 s later (50000000 iterations of
+# hot_b ran both in 0.25 s on an idle host)
+"$tmp/twohot" 400000000 &
 tp=$!
 sleep 0.2
 "$KR" -p $tp -e cpu-clock -c 100000 -o "$tmp/kp.data" >"$log" 2>&1
