@@ -207,6 +207,13 @@ qstat 255 '^usage: knc-stat ' "no CMD: the usage" -e task-clock
 qstat 255 '^  nearest names: instructions$' "an unknown event: the nearest names" -e intructions -- true
 qstat 255 '^knc-stat: -p wants a process id$' "-p not a number" -p x
 qstat 255 '^knc-stat: -a and -p exclude each other$' "-a with -p" -a -p 1 -- true
+qstat 255 "^knc-stat: --view counts the Knights Corner PMU's events: no knc PMU, and (no cpu PMU|the cpu PMU is not a Knights Corner's)$" \
+	"--view without a KNC PMU" --view
+qstat 255 '^knc-stat: --view counts its own events on every CPU: not with -e$' "--view with -e" --view -e cycles
+qstat 255 "^knc-stat: -b is --view's, without -x$" "-b without --view" -b -a
+qstat 255 "^knc-stat: -b is --view's, without -x$" "-b with -x" --view -b -x,
+qstat 255 "^knc-stat: -n counts -I's intervals: give -I$" "-n without -I" -n 2 -- true
+qstat 255 "^knc-stat: -n '0': the intervals want a number, 1 or more$" "-n 0" -I 100 -n 0 -- true
 qstat 255 "^knc-stat: 'event': no knc or cpu PMU in /sys/bus/event_source/devices/ to take format terms$" \
 	"format terms without a PMU" -e event=0x16,umask=0 -- true
 qstat 255 '^knc-stat: 0x10cb: no PMU: neither' "a raw code (0x10cb) without a PMU" -e 0x10cb -- true
