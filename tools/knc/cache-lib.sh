@@ -27,6 +27,23 @@ cache_prune() {
 		head -n -"$3" | cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
 }
 
+# toolchain_id: the tools a kernel tree's .config records (the compiler's
+# version text, the linker's, pahole's version: CONFIG_CC_VERSION_TEXT,
+# CONFIG_PAHOLE_VERSION, ...), for its cache key: Kbuild warns when a
+# module is built with other tools than its tree was, and a W=1 build must
+# not warn. The compiler is clang with LLVM= set as Kbuild takes it, else
+# gcc.
+toolchain_id() {
+	if [[ -n ${LLVM:-} ]]; then
+		"clang${LLVM#1}" --version | head -n 1
+		"ld.lld${LLVM#1}" --version | head -n 1
+	else
+		gcc --version | head -n 1
+		ld --version | head -n 1
+	fi
+	pahole --version 2>/dev/null || echo "no pahole"
+}
+
 # kconfig TREE BASE FRAG LOG: configure TREE (make BASE: tinyconfig,
 # defconfig) with FRAG merged in, the output in LOG, then check that the
 # .config holds FRAG: Kconfig drops what a dependency forbids without a

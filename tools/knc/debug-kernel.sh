@@ -17,8 +17,8 @@
 #
 # The tree is built in $KNC_CACHE/debug/KEY/linux (default KNC_CACHE
 # /var/cache/knc-pmu), KEY a hash of the config fragment, kasan.mk, the code
-# of this script and tools/knc/cache-lib.sh, the series' diffs and the
-# tarball's name, and kept whole (but for Documentation/'s subdirectories):
+# of this script and tools/knc/cache-lib.sh, the series' diffs, the
+# tarball's name and the tools' versions (toolchain_id), and kept whole (but for Documentation/'s subdirectories):
 # the knc modules are built against it (make module-debug), knc-vm boots its
 # bzImage (knc-vm --debug-kernel) and tests/host/intree.t builds the in-tree
 # series on a copy of it. A second run with the same KEY only links
@@ -55,8 +55,8 @@ LINUX_GIT='' "$REPO/tools/knc/linux-fixes.sh" --7.3-only "$WORK/series" >"$WORK/
 	die "tools/knc/linux-fixes.sh failed: $(cat "$WORK/log")"
 fixes=("$WORK"/series/7.3/knc/000[1-9]-*.patch "$WORK"/series/7.3/x86/000[1-9]-*.patch)
 # Comments do not change the kernel; this script's code and cache-lib.sh's
-# (kconfig) may.
-key=$( { basename "$(dirname "$TARBALL")"; cat "$FRAG" "$KASAN_MK"
+# (kconfig) may, and so do the tools (toolchain_id).
+key=$( { basename "$(dirname "$TARBALL")"; cat "$FRAG" "$KASAN_MK"; toolchain_id
 	grep -hv '^[[:space:]]*#' "$SCRIPT" "$REPO/tools/knc/cache-lib.sh"
 	sed -n '/^diff --git/,/^-- $/p' "${fixes[@]}"; } | sha256sum | cut -c1-16)
 TREE=$CACHE/$key/linux

@@ -29,7 +29,8 @@
 # /var/cache/knc-pmu): the tarball by its SHA-256 (src/HASH/), fetched
 # once; --refresh asks the registry again and fetches a newer one. The
 # prepared tree in KEY/linux, KEY a hash of the tarball's, the config
-# fragment and the code of this script and tools/knc/cache-lib.sh;
+# fragment, the code of this script and tools/knc/cache-lib.sh, and the
+# compiler, linker and pahole versions (toolchain_id);
 # the two newest trees are kept; build/SERIES/linux links to it. --tarball
 # prints the tarball's path instead, fetching it if needed but preparing
 # nothing (perf's vendor events series and its perf 7.3 build take their
@@ -123,8 +124,8 @@ if ((tarball_only)); then
 fi
 
 # Comments do not change the tree; this script's code and cache-lib.sh's
-# (kconfig) may.
-key=$( { echo "${src#src/}"; cat "$FRAG";
+# (kconfig) may, and so do the tools (toolchain_id).
+key=$( { echo "${src#src/}"; cat "$FRAG"; toolchain_id
 	grep -hv '^[[:space:]]*#' "$SCRIPT" "$REPO/tools/knc/cache-lib.sh"; } | sha256sum | cut -c1-16)
 TREE=$CACHE/$key/linux
 if [[ ! -f $CACHE/$key/done ]]; then
