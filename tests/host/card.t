@@ -429,7 +429,7 @@ read_quiet() {
 }
 
 P61=$(tools/knc/perf-6.1 2>"$log")
-[ -x "$P61" ] && "$P61" --version >>"$log" && "$P61" --version | grep -q '^perf version 6\.1\.'
+[ -x "$P61" ] && "$P61" --version >>"$log" && "$P61" --version | grep '^perf version 6\.1\.' >/dev/null
 result $? "Debian's perf 6.1, which reads knc-record's files here: ${P61:-none} (tools/knc/perf-6.1)" "$log"
 PERFS=()
 [ ! -x "$P61" ] || PERFS+=("$P61")
@@ -468,7 +468,7 @@ for P in "${PERFS[@]}"; do
 	: >"$log"
 	read_quiet "$P" report -i "$tmp/kp.data" --stdio --sort comm,symbol &&
 		[ "$(grep -E -o 'twohot +\[\.\] hot_[ab]' "$tmp/report" | wc -l)" -eq 2 ] &&
-		"$P" buildid-list -i "$tmp/kp.data" | grep -q " $tmp/twohot$"
+		"$P" buildid-list -i "$tmp/kp.data" | grep " $tmp/twohot$" >/dev/null
 	result $? "$v: knc-record -p's file: the running process's hot_a and hot_b, its name, its build id (its maps synthesized)" "$log"
 	"$P" report -i "$tmp/kpi.data" --stdio >"$log" 2>&1
 	result $? "$v: knc-record -p's file of a sleeping process, ended by SIGINT, read" "$log"

@@ -36,7 +36,7 @@ dpkg-deb -x "$deb" "$tmp/deb" &&
 	diff -r "$tmp/staged/usr/src" "$tmp/deb/usr/src" >>"$log" 2>&1
 result $? "it installs make dkms-src's tree as /usr/src/knc-pmu-$version" "$log"
 
-dpkg-deb -f "$deb" Depends | grep -q -E '(^|, )dkms( |,|$)'
+dpkg-deb -f "$deb" Depends | grep -E '(^|, )dkms( |,|$)' >/dev/null
 result $? "it depends on dkms"
 
 # dh-dkms's scripts: dkms add, build and install at configure, dkms remove

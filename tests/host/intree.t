@@ -169,13 +169,13 @@ else
 		! grep -E "warning:" "$log.build" | grep -E "events/knc/" >>"$log" &&
 			[ "$(ar t "$o/knc/built-in.a" | xargs -n 1 basename | xargs)" = \
 			  "knc_core.o knc_logic.o knc_main.o knc_native.o knc_rdpmc.o knc_reserve.o knc_spflt.o knc_sysfs.o knc_logic_test.o knc_logic_encode_test.o knc_logic_table_test.o knc_logic_assign_test.o knc_logic_period_test.o" ] &&
-			! ar t "$o/intel/built-in.a" | grep -q "knc\.o$" &&
-			nm "$o/knc/knc_core.o" | grep -q " U perf_event_overflow$" &&
-			nm "$o/knc/knc_core.o" | grep -q " U perf_sample_event_took$" &&
-			nm "$o/knc/knc_core.o" | grep -q " U perf_allow_cpu$" &&
-			nm "$o/knc/knc_core.o" | grep -q " U perf_get_x86_pmu_capability$" &&
-			nm "$o/knc/knc_rdpmc.o" | grep -q " U cr4_update_irqsoff$" &&
-			! nm "$o"/knc/knc_*.o | grep -q "register_kprobe" || st=1
+			! ar t "$o/intel/built-in.a" | grep "knc\.o$" >/dev/null &&
+			nm "$o/knc/knc_core.o" | grep " U perf_event_overflow$" >/dev/null &&
+			nm "$o/knc/knc_core.o" | grep " U perf_sample_event_took$" >/dev/null &&
+			nm "$o/knc/knc_core.o" | grep " U perf_allow_cpu$" >/dev/null &&
+			nm "$o/knc/knc_core.o" | grep " U perf_get_x86_pmu_capability$" >/dev/null &&
+			nm "$o/knc/knc_rdpmc.o" | grep " U cr4_update_irqsoff$" >/dev/null &&
+			! nm "$o"/knc/knc_*.o | grep "register_kprobe" >/dev/null || st=1
 		[ $st -eq 0 ] || echo "a warning in knc/, not all of knc built in, intel/knc.o linked, or no direct call of perf_event_overflow(), perf_sample_event_took(), perf_allow_cpu(), perf_get_x86_pmu_capability() or cr4_update_irqsoff()" >>"$log"
 	fi
 	if [ $st -eq 0 ]; then
