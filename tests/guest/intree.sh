@@ -32,6 +32,22 @@ t_group_counts_as_one() {
 	group_counts_as_one $PMU
 }
 
+# perf list with the KNC events on the core PMU: the generic aliases
+# (branches, cycles, ...) beside the hardware events of the same names, as
+# perf of Debian's 6.1 and of the guest (the host's) list them
+t_perf_list() {
+	local p out
+	out=$(mktemp)
+	for p in "$(tools/knc/perf-6.1)" perf; do
+		"$p" --version
+		"$p" list >"$out" 2>&1 || fail "$p list failed: $(tail -n 5 "$out")"
+		grep -E '^ +branches OR cpu/branches/ +\[Kernel PMU event\]$' "$out" ||
+			fail "$p list: no cpu/branches/"
+		grep -E '^ +l2_read_miss OR cpu/l2_read_miss/ +\[Kernel PMU event\]$' "$out" ||
+			fail "$p list: no cpu/l2_read_miss/"
+	done
+}
+
 echo "TAP version 13"
 echo 0 >/proc/sys/kernel/nmi_watchdog
 run_case "the driver registers as the core PMU, $PMU, with its events" t_registered
@@ -39,5 +55,6 @@ run_case "perf stat counts the loop's user instructions exactly, by name and as 
 	t_exact_user_instructions
 run_case "a group of two identical kernel-mode events counts the same, alone and switched out and in" \
 	t_group_counts_as_one
+run_case "perf list (Debian's 6.1 and the guest's) lists the KNC events on the cpu PMU" t_perf_list
 echo "1..$tap_n"
 [ "$tap_failed" -eq 0 ]
