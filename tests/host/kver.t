@@ -89,7 +89,7 @@ for k in "${kdirs[@]}"; do
 		[ "$(modinfo -F vermagic "$d/$KNC/$m.ko" | cut -d' ' -f1)" = "$rel" ] ||
 			echo "$m: vermagic $(modinfo -F vermagic "$d/$KNC/$m.ko")" >>"$log"
 	done
-	modinfo -F description "$d/$KNC/knc_pmu.ko" | grep -q -F "($range)" ||
+	modinfo -F description "$d/$KNC/knc_pmu.ko" | grep -F "($range)" >/dev/null ||
 		echo "knc_pmu: description $(modinfo -F description "$d/$KNC/knc_pmu.ko")" >>"$log"
 	[ ! -s "$log" ]
 	result $? "$rel: modinfo of both modules states the kernel, knc_pmu's the range" "$log"

@@ -57,9 +57,9 @@ subject_of() {
 fix=$(head -n 1 tools/knc/linux-fixes/0001-evtsel1.msg)
 unfolded() { tr '\n' ' ' <"$1" | tr -s ' '; }
 [ -n "$fix" ] && [ "${#patches[@]}" -eq 3 ] &&
-	unfolded "$SERIES/0000-cover-letter.patch" | grep -qF "\"$fix\"" &&
-	unfolded "$SERIES/0000-cover-letter.patch" | grep -qF "please hold patch 3 until that fix is in" &&
-	unfolded "${patches[2]}" | grep -qF "\"$fix\""
+	unfolded "$SERIES/0000-cover-letter.patch" | grep -F "\"$fix\"" >/dev/null &&
+	unfolded "$SERIES/0000-cover-letter.patch" | grep -F "please hold patch 3 until that fix is in" >/dev/null &&
+	unfolded "${patches[2]}" | grep -F "\"$fix\"" >/dev/null
 result $? "the cover letter and patch 3 name the counter 1 fix ('$fix'), patch 3 held behind it"
 for i in "${!patches[@]}"; do
 	p=${patches[i]}
@@ -71,8 +71,8 @@ done
 # To: and Cc: as 7.3's get_maintainer.pl gives them: the perf tools
 # entry's maintainers and its list.
 for p in "$SERIES"/0000-cover-letter.patch "${patches[@]}"; do
-	sed -n '/^To: /,/^$/p' "$p" | grep -q 'acme@kernel.org' &&
-		sed -n '/^Cc: /,/^$/p' "$p" | grep -q 'linux-perf-users@vger.kernel.org'
+	sed -n '/^To: /,/^$/p' "$p" | grep 'acme@kernel.org' >/dev/null &&
+		sed -n '/^Cc: /,/^$/p' "$p" | grep 'linux-perf-users@vger.kernel.org' >/dev/null
 	result $? "To: and Cc: from get_maintainer.pl (7.3): $(basename "$p")"
 done
 

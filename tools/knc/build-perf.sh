@@ -218,7 +218,7 @@ patch_files() { sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$1"; }
 # rebuilds incrementally.
 CODE_PATCHES=() TABLE_PATCHES=()
 for p in "${SERIES_PATCHES[@]}"; do
-	if patch_files "$p" | grep -qv "^$TABLES/"; then
+	if patch_files "$p" | grep -v "^$TABLES/" >/dev/null; then
 		CODE_PATCHES+=("$p")
 	else
 		TABLE_PATCHES+=("$p")
