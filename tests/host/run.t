@@ -5,7 +5,8 @@
 # ("1..0 # SKIP") is one skipped only when that line is its whole plan; a
 # SKIP line beside cases, or beside another plan, does not stand in for
 # the plan, and a plan not met or a non-zero exit without a failing case
-# is one failure. As TAP.
+# is one failure. And what the end of a run shows of a failed suite (its
+# function digest). As TAP.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tests/host/tap.sh
@@ -58,5 +59,36 @@ expect "the skip plan (1..0, SKIP) beside a plan not met: one failure" \
 	0 "1 1 0" 'ok 1 - a\n1..0 # SKIP not this\n1..2\n'
 expect "the skip plan (1..0, SKIP) beside a failing case: its failure and the plans'" \
 	1 "0 2 0" 'not ok 1 - a\n1..0 # SKIP not this\n'
+
+# digest as tests/run defines it: what the end of a run shows of a failed
+# suite
+sed -n '/^digest() {$/,/^}$/p' tests/run >"$tmp/digest.sh"
+# shellcheck source=/dev/null
+grep -q '^}$' "$tmp/digest.sh" && . "$tmp/digest.sh"
+result $? "tests/run defines digest" "$tmp/digest.sh"
+
+# expect_digest TITLE TAP WANT: digest of TAP is WANT (both with \n escapes)
+expect_digest() {
+	local status
+	printf '%b' "$2" >"$tmp/out"
+	printf '%b' "$3" >"$tmp/want"
+	digest "$tmp/out" >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got"
+	status=$?
+	{ echo "digest gave:"; cat "$tmp/got"; echo "expected:"; cat "$tmp/want"; } >"$log"
+	result $status "$1" "$log"
+}
+
+expect_digest "digest: a failing case and its diagnostics, not the cases that passed" \
+	'ok 1 - a\n# a note\nnot ok 2 - b\n# got 1\n# want 2\nok 3 - c\n# later\n1..3\n' \
+	'not ok 2 - b\n# got 1\n# want 2\n'
+expect_digest "digest: a failing case's diagnostics, six lines of them" \
+	'not ok 1 - a\n# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n# 7\n1..1\n' \
+	'not ok 1 - a\n# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n'
+expect_digest "digest: no failing case (the guest died): the last twelve lines" \
+	"TAP version 13\n$(printf 'line %d\\n' $(seq 1 14))# suite fake: planned no cases, ran 0\n" \
+	"$(printf 'line %d\\n' $(seq 4 14))# suite fake: planned no cases, ran 0\n"
+expect_digest "digest: a short output whole" \
+	'1..0 # SKIP debug failed\n' '1..0 # SKIP debug failed\n'
 echo "1..$n"
 exit $bad
