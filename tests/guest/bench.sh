@@ -125,9 +125,11 @@ perf_throttle_off
 
 acc_table_here | sed 's/^/acc_/'
 
-# The loop's time in ns (pmuops times it), under CMD...
+# The loop's time in ns (pmuops times it; LOOP_ITERS iterations of two
+# instructions), under CMD...
+LOOP_ITERS=5000000
 loop_ns() {
-	"$@" build/tests/pmuops -e1:9 loop 5000000 | awk '$1 == "ns" { print $2 }'
+	"$@" build/tests/pmuops -e1:9 loop "$LOOP_ITERS" | awk '$1 == "ns" { print $2 }'
 }
 
 # perf record -c PERIOD -e EVENT of the loop: "NS SAMPLES LOST", LOST
@@ -146,16 +148,20 @@ median3() {
 }
 
 # On the model: a PMI's cost against a software event's overflow, each the
-# extra time of the loop (10^7 user instructions) per sample, at about
-# 1000 samples: knc's instructions (a PMI each) and task-clock (an hrtimer
+# extra time of the loop (10^8 user instructions) per sample, at about
+# 10^4 samples: knc's instructions (a PMI each) and task-clock (an hrtimer
 # interrupt each), each against the same event with a period too long to
-# overflow (TCG runs a loop whose instructions are counted slower). Then
-# the highest sample rate with none lost.
+# overflow (TCG runs a loop whose instructions are counted slower). A PMI
+# costs a few microseconds under TCG: at 10^3 samples the extra time was
+# within the loop's own variation, and came out negative. Then the highest
+# sample rate with none lost, on 10^7 instructions.
 if [ "$mode" = native ]; then
+	LOOP_ITERS=50000000
 	read -r kb _ <<<"$(median3 record_loop 1000000000000 knc/instructions_executed/u)"
 	read -r kns kn _ <<<"$(median3 record_loop 10000 knc/instructions_executed/u)"
 	read -r tb _ <<<"$(median3 record_loop 1000000000000 task-clock)"
-	read -r tns tn _ <<<"$(median3 record_loop $((tb / 1000)) task-clock)"
+	read -r tns tn _ <<<"$(median3 record_loop $((tb / 10000)) task-clock)"
+	LOOP_ITERS=5000000
 	echo "# per sample: knc $kn samples, $kns ns (none: $kb); task-clock $tn, $tns ns (none: $tb)" >&2
 	awk -v kb="$kb" -v kns="$kns" -v kn="$kn" -v tb="$tb" -v tns="$tns" -v tn="$tn" 'BEGIN {
 		k = (kns - kb) / kn; t = (tns - tb) / tn
