@@ -88,6 +88,9 @@ expect_digest "digest: a failing case's diagnostics, six lines of them" \
 expect_digest "digest: no failing case (the guest died): the last twelve lines" \
 	"TAP version 13\n$(printf 'line %d\\n' $(seq 1 14))# suite fake: planned no cases, ran 0\n" \
 	"$(printf 'line %d\\n' $(seq 4 14))# suite fake: planned no cases, ran 0\n"
+expect_digest "digest: a dead guest: knc-vm's error, then the last twelve lines" \
+	"knc-vm: booting\nknc-vm: error: the guest never reported CMD's exit status\n$(printf 'line %d\\n' $(seq 1 12))" \
+	"knc-vm: error: the guest never reported CMD's exit status\n$(printf 'line %d\\n' $(seq 1 12))"
 expect_digest "digest: a short output whole" \
 	'1..0 # SKIP debug failed\n' '1..0 # SKIP debug failed\n'
 echo "1..$n"
