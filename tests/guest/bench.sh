@@ -125,18 +125,19 @@ perf_throttle_off
 
 acc_table_here | sed 's/^/acc_/'
 
-# The loop's time in ns (pmuops times it; LOOP_ITERS iterations of two
-# instructions), under CMD...
-LOOP_ITERS=5000000
+# loop_ns ITERS CMD...: the time in ns (pmuops times it) of a loop of
+# ITERS iterations of two user instructions, under CMD
 loop_ns() {
-	"$@" build/tests/pmuops -e1:9 loop "$LOOP_ITERS" | awk '$1 == "ns" { print $2 }'
+	local iters=$1
+	shift
+	"$@" build/tests/pmuops -e1:9 loop "$iters" | awk '$1 == "ns" { print $2 }'
 }
 
-# perf record -c PERIOD -e EVENT of the loop: "NS SAMPLES LOST", LOST
-# counting lost samples and throttling records
+# record_loop ITERS PERIOD EVENT: perf record -c PERIOD -e EVENT of the
+# loop: "NS SAMPLES LOST", LOST counting lost samples and throttling records
 record_loop() {
 	local d=/tmp/bench-rec.data ns
-	ns=$(loop_ns perf record -q -o $d -c "$1" -e "$2" --)
+	ns=$(loop_ns "$1" perf record -q -o $d -c "$2" -e "$3" --)
 	echo "$ns $(perf script -i $d -F event 2>/dev/null | wc -l) \
 $(perf report -i $d --stats 2>/dev/null | awk '/LOST|THROTTLE/ { n += $NF } END { print n + 0 }')"
 }
@@ -156,21 +157,20 @@ median3() {
 # within the loop's own variation, and came out negative. Then the highest
 # sample rate with none lost, on 10^7 instructions.
 if [ "$mode" = native ]; then
-	LOOP_ITERS=50000000
-	read -r kb _ <<<"$(median3 record_loop 1000000000000 knc/instructions_executed/u)"
-	read -r kns kn _ <<<"$(median3 record_loop 10000 knc/instructions_executed/u)"
-	read -r tb _ <<<"$(median3 record_loop 1000000000000 task-clock)"
-	read -r tns tn _ <<<"$(median3 record_loop $((tb / 10000)) task-clock)"
-	LOOP_ITERS=5000000
+	cost_iters=50000000 rate_iters=5000000
+	read -r kb _ <<<"$(median3 record_loop $cost_iters 1000000000000 knc/instructions_executed/u)"
+	read -r kns kn _ <<<"$(median3 record_loop $cost_iters 10000 knc/instructions_executed/u)"
+	read -r tb _ <<<"$(median3 record_loop $cost_iters 1000000000000 task-clock)"
+	read -r tns tn _ <<<"$(median3 record_loop $cost_iters $((tb / 10000)) task-clock)"
 	echo "# per sample: knc $kn samples, $kns ns (none: $kb); task-clock $tn, $tns ns (none: $tb)" >&2
 	awk -v kb="$kb" -v kns="$kns" -v kn="$kn" -v tb="$tb" -v tns="$tns" -v tn="$tn" 'BEGIN {
 		k = (kns - kb) / kn; t = (tns - tb) / tn
 		printf "pmi_us %.1f\nswovf_us %.1f\npmi_ratio %.2f\n", k / 1000, t / 1000, k / t }'
 	best=0
 	for p in 100000 30000 10000 3000 1000 300 100; do
-		read -r ns n lost <<<"$(record_loop $p knc/instructions_executed/u)"
+		read -r ns n lost <<<"$(record_loop $rate_iters $p knc/instructions_executed/u)"
 		echo "# -c $p: $n samples in $ns ns, $lost lost or throttled" >&2
-		if [ "$lost" -ne 0 ] || [ "$n" -lt $((10000000 / p)) ]; then
+		if [ "$lost" -ne 0 ] || [ "$n" -lt $((2 * rate_iters / p)) ]; then
 			break
 		fi
 		best=$(awk -v n="$n" -v ns="$ns" 'BEGIN { printf "%.0f", n / ns * 1e9 }')
