@@ -16,9 +16,11 @@ QMON=build/tests/qmon
 BUSY=build/tests/busy
 LONGLOOP=build/tests/longloop
 LONGLOOP_INSNS=100000004
-# four of them, one after the other: long enough for 30 turns of the
-# view's six groups
-LOOPS="$LONGLOOP; $LONGLOOP; $LONGLOOP; $LONGLOOP"
+# twelve of them, one after the other: about 4 s on the model, 30 turns of
+# each of the view's six groups (a rotation every 20 ms, below)
+NLOOPS=12
+LOOPS=$LONGLOOP
+for _ in $(seq 2 $NLOOPS); do LOOPS="$LOOPS; $LONGLOOP"; done
 NCPUS=$(nproc)
 NCORES=$((NCPUS / 4))
 # the loaded CPUs: one of core 0, one of the last core; knc-stat runs on
@@ -26,6 +28,11 @@ NCORES=$((NCPUS / 4))
 LOADED="1 $((NCPUS - 2))"
 INJECTED=2
 QUIET=3
+
+# within10 V E: V is within 10% of E
+within10() {
+	awk -v v="$1" -v e="$2" 'BEGIN { exit !(v >= e * 0.9 && v <= e * 1.1) }'
+}
 
 # view OUT ARGS...: knc-stat --view ARGS into OUT, while build/tests/busy
 # runs on each CPU of LOADED (its first interval may end before the
@@ -130,23 +137,32 @@ case_add "knc-stat --view -A -x,: a line per CPU; the CPUs sum to the card" t_vi
 # is that row's instructions per cycle (t_view_csv_*). The model's cycles
 # come from the virtual clock, the host's time: between two runs under
 # TCG on a busy host a vCPU's IPC moves by a quarter, so the cycles of two
-# runs are not compared.
+# runs are not compared. Up to 3 tries: the estimate's error is the
+# host's. A vCPU runs in bursts between the others' on a loaded host, and
+# the group on the counters while it waits is credited that time without
+# the work: with another guest beside it, the view's estimate of the
+# twelve loops came out 1 to 6% low; of four, 8% low to 10% high.
 t_view_counts_match_stat() {
-	local out exact v e
+	local out exact v e try
 	out=$(mktemp)
 	exact=$(mktemp)
-	taskset -c 0 $STAT --view -A -x, -I 1000 -o "$out" -- taskset -c 1 sh -c "$LOOPS" ||
-		fail "knc-stat --view failed"
-	grep ',CPU1,' "$out"
 	taskset -c 0 $STAT -a -A -x, -e instructions -o "$exact" -- taskset -c 1 sh -c "$LOOPS" ||
 		fail "knc-stat -a -A failed"
 	cat "$exact"
-	v=$(awk -F, '$2 == "CPU1" { ins += $5 } END { print ins + 0 }' "$out")
 	e=$(awk -F, '$1 == "CPU1" && $4 == "instructions" && $7 == "exact" { print $2 }' "$exact")
-	echo "CPU1: $v instructions in the view, $e counted exactly ($((4 * LONGLOOP_INSNS)) the loops')"
-	{ [ -n "$e" ] && [ "$e" -ge $((4 * LONGLOOP_INSNS)) ]; } || fail "the exact count is not the loops'"
-	awk -v v="$v" -v e="$e" 'BEGIN { exit !(v >= e * 0.9 && v <= e * 1.1) }' ||
-		fail "the view's $v is not within 10% of $e"
+	{ [ -n "$e" ] && [ "$e" -ge $((NLOOPS * LONGLOOP_INSNS)) ]; } || fail "the exact count is not the loops'"
+	for try in 1 2 3; do
+		taskset -c 0 $STAT --view -A -x, -I 1000 -o "$out" -- taskset -c 1 sh -c "$LOOPS" ||
+			fail "knc-stat --view failed"
+		grep ',CPU1,' "$out"
+		v=$(awk -F, '$2 == "CPU1" { ins += $5 } END { print ins + 0 }' "$out")
+		echo "try $try: CPU1: $v instructions in the view, $e counted exactly" \
+			"($((NLOOPS * LONGLOOP_INSNS)) the loops')"
+		! within10 "$v" "$e" || break
+	done
+	within10 "$v" "$e" ||
+		fail "the view's $v is not within 10% of $e in $try tries"
+	tried "$try" 3
 }
 case_add "knc-stat --view's count of a loop on one CPU is knc-stat -a -A's exact count (10%)" t_view_counts_match_stat
 
@@ -157,9 +173,12 @@ case_add "knc-stat --view's count of a loop on one CPU is knc-stat -a -A's exact
 # drifts between runs one after the other: not between turns 20 ms
 # apart). Within 10%. (Not a core's: its idle threads' cycles on the
 # model are those of the time TCG ran them late, a large share that
-# rotation samples unevenly.)
+# rotation samples unevenly.) Up to 3 tries, as t_view_counts_match_stat:
+# a group on the counters while its vCPU waits for the host is credited
+# the wait's cycles and no instructions; with another guest beside it,
+# the view's IPC came out 0.87 to 1.03 of knc-stat's.
 t_view_ipc_matches_stat() {
-	local out stat c v e pids=()
+	local out stat c v e try bad pids=()
 	out=$(mktemp)
 	stat=$(mktemp)
 	for c in $LOADED; do
@@ -167,20 +186,25 @@ t_view_ipc_matches_stat() {
 		pids+=($!)
 	done
 	sleep 1
-	taskset -c 0 $STAT -a -A -x, -e '{cycles,instructions}' -I 4000 -n 1 -o "$stat" &
-	taskset -c 0 $STAT --view -A -x, -I 4000 -n 1 -o "$out" || fail "knc-stat --view failed"
-	wait $! || fail "knc-stat -a -A failed"
-	{ kill "${pids[@]}" && wait "${pids[@]}"; } 2>/dev/null || true
-	for c in $LOADED; do
-		v=$(awk -F, -v c="CPU$c" '$2 == c { print $6 }' "$out")
-		e=$(awk -F, -v c="CPU$c" '$2 == c && $5 == "cycles" { cyc = $3 }
-			$2 == c && $5 == "instructions" { ins = $3 }
-			END { if (cyc) printf "%.2f", ins / cyc }' "$stat")
-		echo "CPU$c: IPC $v in the view, $e from knc-stat -a -A's counts"
-		{ [ -n "$v" ] && [ -n "$e" ]; } || fail "CPU$c: no IPC"
-		awk -v v="$v" -v e="$e" 'BEGIN { exit !(v >= e * 0.9 && v <= e * 1.1) }' ||
-			fail "CPU$c: the view's IPC $v is not within 10% of $e"
+	for try in 1 2 3; do
+		taskset -c 0 $STAT -a -A -x, -e '{cycles,instructions}' -I 4000 -n 1 -o "$stat" &
+		taskset -c 0 $STAT --view -A -x, -I 4000 -n 1 -o "$out" || fail "knc-stat --view failed"
+		wait $! || fail "knc-stat -a -A failed"
+		bad=''
+		for c in $LOADED; do
+			v=$(awk -F, -v c="CPU$c" '$2 == c { print $6 }' "$out")
+			e=$(awk -F, -v c="CPU$c" '$2 == c && $5 == "cycles" { cyc = $3 }
+				$2 == c && $5 == "instructions" { ins = $3 }
+				END { if (cyc) printf "%.2f", ins / cyc }' "$stat")
+			echo "try $try: CPU$c: IPC $v in the view, $e from knc-stat -a -A's counts"
+			{ [ -n "$v" ] && [ -n "$e" ]; } || fail "CPU$c: no IPC"
+			within10 "$v" "$e" || bad="$bad CPU$c: the view's IPC $v is not within 10% of $e;"
+		done
+		[ -n "$bad" ] || break
 	done
+	{ kill "${pids[@]}" && wait "${pids[@]}"; } 2>/dev/null || true
+	[ -z "$bad" ] || fail "$bad in $try tries"
+	tried "$try" 3
 }
 case_add "knc-stat --view's IPC of the loaded CPUs is that of knc-stat -a -A's counts at the same time (10%)" t_view_ipc_matches_stat
 
